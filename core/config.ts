@@ -1,0 +1,107 @@
+/**
+ * Every environment variable the service reads, in one place, with its default and why.
+ * The README's configuration table is checked against `CONFIG_VARS` by a test.
+ */
+export interface ConfigVar {
+  name: string;
+  default: string;
+  why: string;
+}
+
+export const CONFIG_VARS: readonly ConfigVar[] = [
+  { name: "PORT", default: "8787", why: "HTTP port of the server" },
+  { name: "HOST", default: "0.0.0.0", why: "interface the server listens on" },
+  { name: "DATA_DIR", default: "data", why: "folder of the published catalog and index (the embedded default)" },
+  { name: "ASSET_SERVER_API_KEY", default: "", why: "when set, /v1/* and /mcp require this key (self-hosted)" },
+  { name: "ASSET_SERVER_PUBLIC_URL", default: "", why: "absolute base URL used in share and download links; else the request origin" },
+  { name: "ASSET_SERVER_REPLAY", default: "", why: "folder of recorded responses: answer every upstream request from them, offline" },
+  { name: "RATE_LIMIT_PER_MINUTE", default: "120", why: "requests per minute per client on /v1/* and /mcp; 0 turns the limit off" },
+  { name: "TRUST_PROXY", default: "false", why: "take the client address from X-Forwarded-For (only behind a proxy you run)" },
+  { name: "REDIS_URL", default: "", why: "shared rate-limit store for several replicas" },
+  { name: "DOWNLOAD_MAX_BYTES", default: "2147483648", why: "cap on the total size of one zip download (2 GiB)" },
+  { name: "USER_AGENT", default: "asset-search/0.1 (+https://github.com/asset-search/asset-search)", why: "names the project to upstream sites; Poly Haven requires a descriptive one" },
+  { name: "HTTP_CACHE_TTL_MS", default: "300000", why: "how long upstream responses are cached (5 minutes)" },
+  { name: "HTTP_CACHE_MAX_ENTRIES", default: "500", why: "bound on cached upstream responses" },
+  { name: "HTTP_CONNECT_TIMEOUT_MS", default: "5000", why: "upstream TCP/TLS connect timeout" },
+  { name: "HTTP_HEADERS_TIMEOUT_MS", default: "15000", why: "upstream time to response headers" },
+  { name: "HTTP_BODY_TIMEOUT_MS", default: "30000", why: "upstream idle time between body chunks (not a total limit, so large downloads go on)" },
+  { name: "HTTP_RETRIES", default: "2", why: "retries of idempotent GETs on 429/502/503/504 and resets" },
+  { name: "SOURCE_TIMEOUT_MS", default: "6000", why: "per-source timeout of a live search" },
+  { name: "SEARCH_DEADLINE_MS", default: "8000", why: "overall deadline of one search" },
+  { name: "SEARCH_CONCURRENCY", default: "8", why: "live sources asked at once by one search" },
+  { name: "METRICS_PORT", default: "", why: "port of the separate Prometheus /metrics listener; unset = no listener" },
+  { name: "PROMETHEUS_URL", default: "", why: "read usage windows from this Prometheus; unset = count in process" },
+  { name: "SKETCHFAB_API_TOKEN", default: "", why: "optional Sketchfab token" },
+  { name: "BLENDERKIT_API_KEY", default: "", why: "optional BlenderKit key (paid assets of the key's plan)" },
+];
+
+export type Env = Record<string, string | undefined>;
+
+const read = (env: Env, name: string): string => {
+  const v = env[name];
+  if (v !== undefined && v !== "") return v;
+  return CONFIG_VARS.find((c) => c.name === name)?.default ?? "";
+};
+
+const int = (env: Env, name: string): number => {
+  const raw = read(env, name);
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got '${raw}'`);
+  return Math.floor(n);
+};
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  apiKey: string | undefined;
+  publicUrl: string | undefined;
+  replayDir: string | undefined;
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+  redisUrl: string | undefined;
+  downloadMaxBytes: number;
+  userAgent: string;
+  cacheTtlMs: number;
+  cacheMaxEntries: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  retries: number;
+  sourceTimeoutMs: number;
+  searchDeadlineMs: number;
+  searchConcurrency: number;
+  metricsPort: number | undefined;
+  prometheusUrl: string | undefined;
+  /** Source keys by environment variable name; a source names its own. */
+  keys: Env;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const opt = (name: string) => read(env, name) || undefined;
+  return {
+    port: int(env, "PORT"),
+    host: read(env, "HOST"),
+    dataDir: read(env, "DATA_DIR"),
+    apiKey: opt("ASSET_SERVER_API_KEY"),
+    publicUrl: opt("ASSET_SERVER_PUBLIC_URL")?.replace(/\/+$/, ""),
+    replayDir: opt("ASSET_SERVER_REPLAY"),
+    rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE"),
+    trustProxy: ["1", "true", "yes"].includes(read(env, "TRUST_PROXY").toLowerCase()),
+    redisUrl: opt("REDIS_URL"),
+    downloadMaxBytes: int(env, "DOWNLOAD_MAX_BYTES"),
+    userAgent: read(env, "USER_AGENT"),
+    cacheTtlMs: int(env, "HTTP_CACHE_TTL_MS"),
+    cacheMaxEntries: int(env, "HTTP_CACHE_MAX_ENTRIES"),
+    connectTimeoutMs: int(env, "HTTP_CONNECT_TIMEOUT_MS"),
+    headersTimeoutMs: int(env, "HTTP_HEADERS_TIMEOUT_MS"),
+    bodyTimeoutMs: int(env, "HTTP_BODY_TIMEOUT_MS"),
+    retries: int(env, "HTTP_RETRIES"),
+    sourceTimeoutMs: int(env, "SOURCE_TIMEOUT_MS"),
+    searchDeadlineMs: int(env, "SEARCH_DEADLINE_MS"),
+    searchConcurrency: Math.max(1, int(env, "SEARCH_CONCURRENCY")),
+    metricsPort: opt("METRICS_PORT") ? int(env, "METRICS_PORT") : undefined,
+    prometheusUrl: opt("PROMETHEUS_URL")?.replace(/\/+$/, ""),
+    keys: env,
+  };
+}

@@ -1,0 +1,31 @@
+/** A bounded map with a time to live: the oldest entry goes first when full (insertion order). */
+export class TtlCache<V> {
+  private readonly map = new Map<string, { value: V; expires: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    if (!hit) return undefined;
+    if (hit.expires <= this.now()) {
+      this.map.delete(key);
+      return undefined;
+    }
+    return hit.value;
+  }
+
+  set(key: string, value: V): void {
+    if (this.ttlMs <= 0 || this.maxEntries <= 0) return;
+    this.map.delete(key);
+    this.map.set(key, { value, expires: this.now() + this.ttlMs });
+    while (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}

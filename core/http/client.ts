@@ -1,0 +1,210 @@
+import { Agent, request, type Dispatcher } from "undici";
+import pRetry, { AbortError } from "p-retry";
+import type { LookupFunction } from "node:net";
+import type { Readable } from "node:stream";
+import type { Config } from "../config.ts";
+import { assertPublicUrl, guardedLookup, BlockedAddressError } from "./address-guard.ts";
+import { TtlCache } from "./cache.ts";
+import { UpstreamError, type HttpClient, type RequestOptions, type StreamResponse, type TextResponse } from "./types.ts";
+
+export interface HttpClientOptions {
+  config: Pick<
+    Config,
+    "userAgent" | "cacheTtlMs" | "cacheMaxEntries" | "connectTimeoutMs" | "headersTimeoutMs" | "bodyTimeoutMs" | "retries"
+  >;
+  /** Replaces the network (the replay dispatcher in tests and offline runs). */
+  dispatcher?: Dispatcher;
+  /** DNS lookup under the address guard; tests inject answers here. */
+  lookup?: LookupFunction;
+}
+
+const MAX_REDIRECTS = 5;
+/** A Retry-After longer than this is not waited for: the error goes back to the caller. */
+const MAX_RETRY_AFTER_MS = 10_000;
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** Connection failures worth another try; a replay miss or a DNS failure is not. */
+const RETRY_CODES = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE", "ECONNREFUSED", "UND_ERR_CLOSED"]);
+
+type Raw = { url: string; status: number; headers: Record<string, string>; body: Readable };
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const { config } = options;
+  const dispatcher =
+    options.dispatcher ??
+    new Agent({
+      connect: { timeout: config.connectTimeoutMs, lookup: guardedLookup(options.lookup as never) as never },
+      headersTimeout: config.headersTimeoutMs,
+      bodyTimeout: config.bodyTimeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  const cache = new TtlCache<TextResponse>(config.cacheTtlMs, config.cacheMaxEntries);
+  const inflight = new Map<string, Promise<TextResponse>>();
+
+  /** One GET, following redirects by hand so every hop passes the address guard. */
+  async function open(url: string, opts: RequestOptions, signal: AbortSignal | undefined): Promise<Raw> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      try {
+        assertPublicUrl(current);
+      } catch (err) {
+        if (err instanceof BlockedAddressError) throw new UpstreamError(err.message, current, "blocked");
+        throw err;
+      }
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(current, {
+          method: "GET",
+          dispatcher,
+          signal,
+          headers: { "user-agent": config.userAgent, accept: "*/*", ...opts.headers },
+        });
+      } catch (err) {
+        throw toUpstreamError(err, current, signal);
+      }
+      const headers = flatHeaders(res.headers);
+      if (res.statusCode >= 300 && res.statusCode < 400 && headers.location) {
+        res.body.resume();
+        if (hop >= MAX_REDIRECTS) throw new UpstreamError(`too many redirects from ${url}`, current, "http", res.statusCode);
+        current = new URL(headers.location, current).href;
+        continue;
+      }
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        res.body.resume();
+        const retryAfter = parseRetryAfter(headers["retry-after"]);
+        throw new UpstreamError(`${current} answered HTTP ${res.statusCode}`, current, "http", res.statusCode, retryAfter);
+      }
+      return { url: current, status: res.statusCode, headers, body: res.body };
+    }
+  }
+
+  /** Runs `attempt` with bounded retries of transient failures, honouring Retry-After. */
+  function withRetries<T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return pRetry(
+      async () => {
+        try {
+          return await attempt();
+        } catch (err) {
+          if (err instanceof UpstreamError && isTransient(err)) throw err;
+          throw new AbortError(err as Error);
+        }
+      },
+      {
+        retries: config.retries,
+        minTimeout: 200,
+        factor: 2,
+        signal,
+        onFailedAttempt: async ({ error }) => {
+          const wait = (error as UpstreamError).retryAfterSeconds;
+          if (wait === undefined) return;
+          if (wait * 1000 > MAX_RETRY_AFTER_MS) throw error;
+          await new Promise((r) => setTimeout(r, wait * 1000));
+        },
+      },
+    );
+  }
+
+  async function fetchText(url: string, opts: RequestOptions): Promise<TextResponse> {
+    const signal = deadline(opts);
+    return withRetries(async () => {
+      const raw = await open(url, opts, signal);
+      try {
+        const text = await readText(raw.body);
+        return { url: raw.url, status: raw.status, headers: raw.headers, text };
+      } catch (err) {
+        throw toUpstreamError(err, raw.url, signal);
+      }
+    }, signal);
+  }
+
+  const client: HttpClient = {
+    async getText(url, opts = {}) {
+      const useCache = opts.cache !== false;
+      const key = `${url} ${JSON.stringify(opts.headers ?? {})}`;
+      if (useCache) {
+        const hit = cache.get(key);
+        if (hit) return hit;
+        const pending = inflight.get(key);
+        if (pending) return pending;
+      }
+      const promise = fetchText(url, opts);
+      if (!useCache) return promise;
+      inflight.set(key, promise);
+      try {
+        const res = await promise;
+        cache.set(key, res);
+        return res;
+      } finally {
+        inflight.delete(key);
+      }
+    },
+
+    async getJson<T>(url: string, opts: RequestOptions = {}): Promise<T> {
+      const res = await client.getText(url, { ...opts, headers: { accept: "application/json", ...opts.headers } });
+      try {
+        return JSON.parse(res.text) as T;
+      } catch {
+        throw new UpstreamError(`${url} did not answer valid JSON`, url, "parse", res.status);
+      }
+    },
+
+    async stream(url, opts = {}): Promise<StreamResponse> {
+      const signal = deadline(opts);
+      const raw = await withRetries(() => open(url, opts, signal), signal);
+      const length = Number(raw.headers["content-length"]);
+      return { ...raw, ...(Number.isFinite(length) && raw.headers["content-length"] ? { sizeBytes: length } : {}) };
+    },
+
+    async close() {
+      await dispatcher.close();
+    },
+  };
+  return client;
+}
+
+/** The caller's signal combined with the per-call deadline. */
+function deadline(opts: RequestOptions): AbortSignal | undefined {
+  const signals = [opts.signal, opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+
+function isTransient(err: UpstreamError): boolean {
+  if (err.kind === "http") return err.status !== undefined && RETRY_STATUSES.has(err.status);
+  return err.kind === "network" && err.code !== undefined && RETRY_CODES.has(err.code);
+}
+
+function toUpstreamError(err: unknown, url: string, signal: AbortSignal | undefined): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  const e = err as Error & { code?: string; cause?: { code?: string } };
+  if (e instanceof BlockedAddressError || e?.cause instanceof BlockedAddressError) {
+    return new UpstreamError((e instanceof BlockedAddressError ? e : (e.cause as Error)).message, url, "blocked");
+  }
+  if (signal?.aborted) {
+    const timedOut = (signal.reason as Error | undefined)?.name === "TimeoutError";
+    return new UpstreamError(timedOut ? `${url} timed out` : `request to ${url} was aborted`, url, timedOut ? "timeout" : "aborted");
+  }
+  const code = e?.code ?? e?.cause?.code ?? "";
+  if (/TIMEOUT/.test(code)) return new UpstreamError(`${url} timed out (${code})`, url, "timeout");
+  const replayMiss = e?.name === "ReplayMissError";
+  return new UpstreamError(`${url} failed: ${e?.message ?? String(err)}`, url, "network", undefined, undefined, replayMiss ? undefined : code);
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+async function readText(body: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

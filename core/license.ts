@@ -1,0 +1,157 @@
+import type { License } from "./schemas/index.ts";
+
+/** Known licences, keyed by SPDX id (or our own id where SPDX has none). */
+export const LICENSES = {
+  "CC0-1.0": {
+    name: "CC0 1.0 Universal (public domain dedication)",
+    url: "https://creativecommons.org/publicdomain/zero/1.0/",
+    commercialUse: true,
+    attributionRequired: false,
+    spdx: "CC0-1.0",
+  },
+  "CC-BY-4.0": {
+    name: "Creative Commons Attribution 4.0",
+    url: "https://creativecommons.org/licenses/by/4.0/",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "CC-BY-4.0",
+  },
+  "CC-BY-3.0": {
+    name: "Creative Commons Attribution 3.0",
+    url: "https://creativecommons.org/licenses/by/3.0/",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "CC-BY-3.0",
+  },
+  "CC-BY-SA-4.0": {
+    name: "Creative Commons Attribution-ShareAlike 4.0",
+    url: "https://creativecommons.org/licenses/by-sa/4.0/",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "CC-BY-SA-4.0",
+  },
+  "CC-BY-SA-3.0": {
+    name: "Creative Commons Attribution-ShareAlike 3.0",
+    url: "https://creativecommons.org/licenses/by-sa/3.0/",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "CC-BY-SA-3.0",
+  },
+  "CC-BY-NC-4.0": {
+    name: "Creative Commons Attribution-NonCommercial 4.0",
+    url: "https://creativecommons.org/licenses/by-nc/4.0/",
+    commercialUse: false,
+    attributionRequired: true,
+    spdx: "CC-BY-NC-4.0",
+  },
+  "CC-BY-NC-SA-4.0": {
+    name: "Creative Commons Attribution-NonCommercial-ShareAlike 4.0",
+    url: "https://creativecommons.org/licenses/by-nc-sa/4.0/",
+    commercialUse: false,
+    attributionRequired: true,
+    spdx: "CC-BY-NC-SA-4.0",
+  },
+  "CC-BY-ND-4.0": {
+    name: "Creative Commons Attribution-NoDerivatives 4.0",
+    url: "https://creativecommons.org/licenses/by-nd/4.0/",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "CC-BY-ND-4.0",
+  },
+  "CC-BY-NC-ND-4.0": {
+    name: "Creative Commons Attribution-NonCommercial-NoDerivatives 4.0",
+    url: "https://creativecommons.org/licenses/by-nc-nd/4.0/",
+    commercialUse: false,
+    attributionRequired: true,
+    spdx: "CC-BY-NC-ND-4.0",
+  },
+  "OFL-1.1": {
+    name: "SIL Open Font License 1.1",
+    url: "https://openfontlicense.org/",
+    commercialUse: true,
+    attributionRequired: false,
+    spdx: "OFL-1.1",
+  },
+  "Apache-2.0": {
+    name: "Apache License 2.0",
+    url: "https://www.apache.org/licenses/LICENSE-2.0",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "Apache-2.0",
+  },
+  MIT: {
+    name: "MIT License",
+    url: "https://opensource.org/license/mit",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "MIT",
+  },
+  "GPL-3.0": {
+    name: "GNU General Public License 3.0",
+    url: "https://www.gnu.org/licenses/gpl-3.0.html",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "GPL-3.0-only",
+  },
+  "GPL-2.0": {
+    name: "GNU General Public License 2.0",
+    url: "https://www.gnu.org/licenses/old-licenses/gpl-2.0.html",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "GPL-2.0-only",
+  },
+  "OGA-BY-3.0": {
+    name: "OpenGameArt Attribution 3.0 (OGA-BY 3.0)",
+    url: "https://opengameart.org/content/oga-by-30-faq",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "OGA-BY-3.0",
+  },
+} as const satisfies Record<string, License>;
+
+export type LicenseId = keyof typeof LICENSES;
+
+export function licenseById(id: LicenseId): License {
+  return { ...LICENSES[id] };
+}
+
+/** Patterns of licence names and URLs as sites write them, most specific first. */
+const PATTERNS: Array<[RegExp, LicenseId]> = [
+  [/cc0|public ?domain|publicdomain\/zero|creative commons zero/i, "CC0-1.0"],
+  [/by[-_ ]?nc[-_ ]?nd|attribution[- ]noncommercial[- ]noderiv/i, "CC-BY-NC-ND-4.0"],
+  [/by[-_ ]?nc[-_ ]?sa|attribution[- ]noncommercial[- ]sharealike/i, "CC-BY-NC-SA-4.0"],
+  [/by[-_ ]?nc\b|by-nc\/|attribution[- ]noncommercial/i, "CC-BY-NC-4.0"],
+  [/by[-_ ]?nd\b|by-nd\/|attribution[- ]noderiv/i, "CC-BY-ND-4.0"],
+  [/by[-_ ]?sa[-_ /]*3|attribution[- ]sharealike 3/i, "CC-BY-SA-3.0"],
+  [/by[-_ ]?sa\b|by-sa\/|attribution[- ]sharealike/i, "CC-BY-SA-4.0"],
+  [/oga[-_ ]?by/i, "OGA-BY-3.0"],
+  [/cc[-_ ]?by[-_ /]*3|by\/3\.0|attribution 3/i, "CC-BY-3.0"],
+  [/cc[-_ ]?by|licenses\/by\/|creative commons attribution|^by$/i, "CC-BY-4.0"],
+  [/\bofl\b|open font licen[cs]e/i, "OFL-1.1"],
+  [/apache/i, "Apache-2.0"],
+  [/\bmit\b/i, "MIT"],
+  [/gpl[-_ ]?3|gpl v?3/i, "GPL-3.0"],
+  [/gpl[-_ ]?2|gpl v?2/i, "GPL-2.0"],
+];
+
+/**
+ * Normalises a licence as a site writes it (a name, a slug or a URL). An unknown licence keeps
+ * its own name and is never treated as free for commercial use: the flags are left unset.
+ */
+export function normalizeLicense(raw: string | undefined | null, url?: string): License | undefined {
+  const text = `${raw ?? ""} ${url ?? ""}`.trim();
+  if (!text) return undefined;
+  for (const [pattern, id] of PATTERNS) {
+    if (pattern.test(text)) {
+      const known = licenseById(id);
+      return url && /^https?:\/\//.test(url) ? { ...known, url } : known;
+    }
+  }
+  return { name: (raw ?? url ?? "").trim(), ...(url && /^https?:\/\//.test(url) ? { url } : {}) };
+}
+
+/** A ready-to-paste credit line, or undefined when the licence asks for none. */
+export function attributionLine(title: string, author: string | undefined, license: License | undefined, url: string): string | undefined {
+  if (!license?.attributionRequired) return undefined;
+  return `"${title}"${author ? ` by ${author}` : ""} (${url}), licensed under ${license.spdx ?? license.name}${license.url ? ` (${license.url})` : ""}.`;
+}

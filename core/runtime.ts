@@ -1,0 +1,28 @@
+import type { Config } from "./config.ts";
+import { createHttpClient } from "./http/client.ts";
+import { ReplayDispatcher } from "./http/replay.ts";
+import type { HttpClient } from "./http/types.ts";
+import type { SourceContext } from "./source.ts";
+
+/** What the server, the pipeline and the CLI share: the config, the one HTTP client, a clock. */
+export interface Runtime {
+  config: Config;
+  http: HttpClient;
+  /** Set in replay mode (ASSET_SERVER_REPLAY or tests). */
+  replay?: ReplayDispatcher;
+  now: () => Date;
+  context(signal?: AbortSignal): SourceContext;
+}
+
+export function createRuntime(config: Config, options: { replay?: ReplayDispatcher; now?: () => Date } = {}): Runtime {
+  const replay = options.replay ?? (config.replayDir ? ReplayDispatcher.fromDirectory(config.replayDir) : undefined);
+  const http = createHttpClient({ config, ...(replay ? { dispatcher: replay } : {}) });
+  const now = options.now ?? (() => new Date());
+  return {
+    config,
+    http,
+    ...(replay ? { replay } : {}),
+    now,
+    context: (signal) => ({ http, config, now, ...(signal ? { signal } : {}) }),
+  };
+}

@@ -1,0 +1,78 @@
+import type { Asset, AssetDetails, AssetType, License, Pricing, Access, SourceCensus, Provider } from "./schemas/index.ts";
+import type { HttpClient } from "./http/types.ts";
+import type { Config } from "./config.ts";
+
+/** What a source is asked for by one search (already validated). */
+export interface SourceQuery {
+  q: string;
+  /** Empty = any type. Texture and material are already expanded to match each other. */
+  types: AssetType[];
+  free: boolean;
+  downloadable: boolean;
+  /** How many results the source should return at most. */
+  limit: number;
+  /** Per-source offset (contract §4). */
+  offset: number;
+}
+
+export interface SourceSearchResult {
+  assets: Asset[];
+  /** The source's own count of matches, when it says. */
+  total?: number;
+  searchUrl?: string;
+}
+
+export interface SourceContext {
+  http: HttpClient;
+  config: Config;
+  signal?: AbortSignal;
+  /** The clock, so census windows (last 30 days) are testable. */
+  now: () => Date;
+}
+
+/**
+ * The contract every source file implements (DESIGN.md §2).
+ * - indexed: `crawl` feeds the pipeline's index; no upstream call at search time.
+ * - live: `search` is fanned out at search time.
+ * - link: the site blocks bots; only `searchUrl`, never fetched.
+ */
+export interface Source {
+  id: string;
+  name: string;
+  homepage: string;
+  description: string;
+  assetTypes: AssetType[];
+  access: Access;
+  pricing: Pricing;
+  license?: License;
+  supportsDownload: boolean;
+  mode: "indexed" | "live" | "link";
+  /** Environment variable of the optional key, and whether the source needs it to work at all. */
+  key?: { env: string; required: boolean };
+  /** Search results of this source are `unit` items: single assets or packs. */
+  unit?: "assets" | "packs";
+  searchUrl(query: SourceQuery): string;
+  search?(query: SourceQuery, ctx: SourceContext): Promise<SourceSearchResult>;
+  crawl?(ctx: SourceContext): Promise<Asset[]>;
+  getAsset?(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null>;
+  census?(ctx: SourceContext): Promise<SourceCensus>;
+}
+
+/** The public Provider view of a source (contract §2). */
+export function toProvider(source: Source, keys: Record<string, string | undefined>): Provider {
+  const enabled = !source.key?.required || Boolean(keys[source.key.env]);
+  return {
+    id: source.id,
+    name: source.name,
+    homepage: source.homepage,
+    description: source.description,
+    assetTypes: source.assetTypes,
+    access: source.access,
+    pricing: source.pricing,
+    ...(source.license ? { license: source.license } : {}),
+    supportsDownload: source.supportsDownload,
+    enabled,
+    ...(source.key ? { keyEnv: source.key.env } : {}),
+    mode: source.mode,
+  };
+}

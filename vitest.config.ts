@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Live tests hit the real sites and run only with LIVE=1 (they skip themselves otherwise).
+    testTimeout: 20_000,
+    pool: "forks",
+  },
+});
