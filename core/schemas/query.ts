@@ -59,7 +59,8 @@ export const SearchParams = z.object({
     .string()
     .max(300, { message: "q must be at most 300 characters" })
     .optional()
-    .transform((q) => (q ?? "").trim()),
+    .transform((q) => (q ?? "").trim())
+    .describe("short, concrete free-text query"),
   type: typesParam.describe("comma-separated AssetType values"),
   providers: z
     .string()

@@ -1,0 +1,342 @@
+/**
+ * The OpenAPI 3.1 description of the service, generated from the zod schemas of `core/schemas/`
+ * (`z.toJSONSchema`), so the document cannot drift from the code. Served at `/openapi.json`.
+ *
+ * Every schema exported from `core/schemas/index.ts` with `.meta({ id })` becomes
+ * `#/components/schemas/<id>`. Operations are written here; the helpers below are exported so the
+ * operations passed in through `extraPaths` (MCP, stats) are built the same way.
+ */
+import { z } from "zod";
+import * as schemas from "./schemas/index.ts";
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_VERSION = "3.1.0";
+export const API_VERSION = "0.1.0";
+
+// ---------------------------------------------------------------------------------------------
+// Helpers for building operations (exported for `extraPaths` authors)
+
+/** `{ $ref }` to a component schema (any `.meta({ id })` schema exported from core/schemas). */
+export const schemaRef = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
+
+/** A JSON response; `schema` is a component id or an inline JSON Schema. */
+export const jsonResponse = (description: string, schema: string | Json): Json => ({
+  description,
+  content: { "application/json": { schema: typeof schema === "string" ? schemaRef(schema) : schema } },
+});
+
+/** A response with the Error body (`{ error, url?, retryAfter? }`). */
+export const errorResponse = (description: string): Json => jsonResponse(description, "Error");
+
+const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+const RATE_LIMIT_HEADERS = ["RateLimit-Policy", "RateLimit", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+
+/**
+ * The responses of a rate-limited route (every /v1/* route and /mcp): adds 429 and, unless
+ * `auth: false`, 401 (key required when ASSET_SERVER_API_KEY is set), and puts the rate-limit
+ * headers on every response (plus Retry-After on the 429).
+ */
+export function rateLimitedResponses(responses: Record<string, Json>, { auth = true } = {}): Record<string, Json> {
+  const all: Record<string, Json> = {
+    ...responses,
+    ...(auth && !responses["401"] ? { 401: errorResponse("API key required or not accepted (only when the server sets ASSET_SERVER_API_KEY)") } : {}),
+    ...(!responses["429"] ? { 429: errorResponse("Rate limit exceeded; `retryAfter` says how many seconds to wait") } : {}),
+  };
+  return Object.fromEntries(
+    Object.entries(all).map(([code, response]) => {
+      const names = code === "429" ? [...RATE_LIMIT_HEADERS, "Retry-After"] : RATE_LIMIT_HEADERS;
+      const headers = { ...(response.headers as Json | undefined), ...Object.fromEntries(names.map((n) => [n, headerRef(n)])) };
+      return [code, { ...response, headers }];
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Components generated from the zod schemas
+
+/** Every exported schema of core/schemas that carries a meta id, as components/schemas. */
+function componentSchemas(): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const value of Object.values(schemas)) {
+    const id = value instanceof z.ZodType ? z.globalRegistry.get(value)?.id : undefined;
+    if (typeof id === "string") registry.add(value as z.ZodType, { id });
+  }
+  const { schemas: generated } = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io: "output", // response bodies are what the server outputs
+    uri: (id) => `#/components/schemas/${id}`,
+    // Output mode closes every object (`additionalProperties: false`); the API grows additively
+    // (contract §9), so a closed response schema would make strict clients reject new fields.
+    override: ({ zodSchema, jsonSchema }) => {
+      const def = zodSchema._zod.def;
+      if (def.type === "object" && !def.catchall && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    },
+  });
+  if ("__shared" in generated) throw new Error("a reused schema without a meta id was extracted; give it .meta({ id })");
+  // `$schema` is implied by the document (3.1 = draft 2020-12) and a `$id` with a fragment is not allowed.
+  return Object.fromEntries(Object.entries(generated).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest as Json]));
+}
+
+/**
+ * Query parameters from a string→value transform schema (SearchParams, FileParams): the input
+ * schema (a string, with its description and length limit), typed as the contract says where the
+ * value is not a string. test/openapi.test.ts checks these against what the schemas accept.
+ */
+export const PARAM_TYPES: Record<string, Json> = {
+  free: { type: "boolean" },
+  downloadable: { type: "boolean" },
+  all: { type: "boolean" },
+  limit: { type: "integer", minimum: 1, maximum: 100, default: 24 },
+  offset: { type: "integer", minimum: 0, default: 0 },
+  resolution: { default: "2k" },
+};
+
+/** Descriptions of the parameters whose schema has none. */
+const PARAM_DESCRIPTIONS: Record<string, string> = {
+  q: "Short, concrete free-text query (at most 300 characters).",
+};
+
+function queryParameters(params: z.ZodObject): Json[] {
+  return Object.entries(params.shape).map(([name, field]) => {
+    const { $schema: _s, description, ...schema } = z.toJSONSchema(field as z.ZodType, { target: "draft-2020-12", io: "input" });
+    return {
+      name,
+      in: "query",
+      required: false,
+      description: description ?? PARAM_DESCRIPTIONS[name],
+      schema: { ...schema, ...PARAM_TYPES[name] },
+    };
+  });
+}
+
+const assetId: Json = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "Asset id `<provider>:<nativeId>`, URL-encoded (the colon may stay unencoded).",
+  schema: { type: "string" },
+  example: "polyhaven:rock_wall_08",
+};
+
+// ---------------------------------------------------------------------------------------------
+// The document
+
+const TAGS = [
+  { name: "Search", description: "Aggregated search over every enabled source, with one status line per source." },
+  { name: "Assets", description: "Details, licence and files of one asset; file selection and downloads." },
+  { name: "Sources", description: "The source sites, and the daily catalog census of what they hold." },
+  { name: "MCP", description: "Model Context Protocol endpoint (Streamable HTTP) exposing the same capabilities as tools." },
+  { name: "System", description: "Health and machine-readable description of the service." },
+];
+
+function describeService(components: Record<string, Json>): string {
+  const additive = Object.entries(components).flatMap(([schema, json]) =>
+    Object.entries((json.properties ?? {}) as Record<string, Json>)
+      .filter(([, p]) => typeof p.description === "string" && p.description.startsWith("additive:"))
+      .map(([field, p]) => `- \`${schema}.${field}\`: ${(p.description as string).slice("additive:".length).trim()}`),
+  );
+  const historyFields = Object.keys(schemas.CatalogHistoryPoint.shape).map((f) => `\`${f}\``).join(", ");
+  return [
+    "Search many third-party asset sites at once (models, PBR materials, textures, HDRIs, sprites, UI, audio, fonts, packs),",
+    "with their licences and file lists, and download the files. Typical flow: search, then asset details, then download.",
+    "A slow or failing source never fails a search: it is reported in the response's `providers` array.",
+    "",
+    "## Authentication",
+    "The public server is open: no credentials are needed. The security schemes below apply only when a self-hosted",
+    "server sets `ASSET_SERVER_API_KEY`; the key is then required on `/v1/*` and `/mcp` (a missing or wrong key is a 401)",
+    "and may be sent as `Authorization: Bearer <key>`, as the `x-api-key` header, or as the `api_key` query parameter",
+    "(meant for plain download links). `/health`, `/openapi.json`, `/catalog.json` and `/catalog-history.json` never need it.",
+    "",
+    "## Rate limits",
+    "120 requests per minute per client on `/v1/*` and `/mcp` by default (`RATE_LIMIT_PER_MINUTE`). Every response there",
+    "carries the `RateLimit-*` headers; a 429 also carries `Retry-After`, and its body has `retryAfter` in seconds.",
+    "",
+    "## Additive fields",
+    "Fields this service adds to the contract's resources (within v1 the API only grows additively):",
+    ...additive,
+    "",
+    "## Catalog history",
+    "`/catalog-history.json` is `{ points: CatalogHistoryPoint[] }`, one point per UTC day of the daily census,",
+    `with ${historyFields} (listings per source id).`,
+    "",
+    "## Versioning",
+    "The major version is in the path (`/v1`). Deprecated endpoints announce themselves with the `Deprecation` and",
+    "`Sunset` headers at least 90 days before removal.",
+  ].join("\n");
+}
+
+function headerComponents(): Record<string, Json> {
+  const header = (description: string, type: "string" | "integer"): Json => ({ description, schema: { type } });
+  return {
+    "RateLimit-Policy": header("Quota policy: `q` = requests per window, `w` = window in seconds (for example `120;w=60`).", "string"),
+    RateLimit: header("Current quota: `r` = requests remaining, `t` = seconds until the window resets.", "string"),
+    "RateLimit-Limit": header("Requests allowed per window.", "integer"),
+    "RateLimit-Remaining": header("Requests left in the current window.", "integer"),
+    "RateLimit-Reset": header("Seconds until the window resets.", "integer"),
+    "Retry-After": header("Only on 429: seconds to wait before retrying.", "integer"),
+  };
+}
+
+function corePaths(): Record<string, Json> {
+  const search = queryParameters(schemas.SearchParams);
+  const files = queryParameters(schemas.FileParams);
+  const unknownAsset = errorResponse("Unknown asset");
+  const sourceFailed = errorResponse("The source site failed");
+  const badParams = errorResponse("Invalid parameters");
+  return {
+    "/v1/search": {
+      get: {
+        operationId: "searchAssets",
+        tags: ["Search"],
+        summary: "Search every enabled source at once",
+        description: "Queries the sources in parallel (each with its own timeout), then merges, ranks and de-duplicates the results. Per-source failures are reported in `providers`, never as an error of the search.",
+        parameters: search,
+        responses: rateLimitedResponses({
+          200: jsonResponse("Merged, ranked results and one status line per source", "SearchResponse"),
+          400: errorResponse("Invalid parameters or unknown source id"),
+        }),
+      },
+    },
+    "/v1/assets/{id}": {
+      get: {
+        operationId: "getAsset",
+        tags: ["Assets"],
+        summary: "Asset details, licence and files",
+        parameters: [assetId],
+        responses: rateLimitedResponses({
+          200: jsonResponse("The asset with its downloadable files", "AssetDetails"),
+          404: unknownAsset,
+          502: sourceFailed,
+        }),
+      },
+    },
+    "/v1/assets/{id}/files": {
+      get: {
+        operationId: "selectAssetFiles",
+        tags: ["Assets"],
+        summary: "Pick the files for a format and resolution",
+        description: "The closest match to the preferred format and resolution wins; a glTF comes with its companion files, a texture set with one map per role.",
+        parameters: [assetId, ...files],
+        responses: rateLimitedResponses({
+          200: jsonResponse("The selected files and their total size", "FileSelection"),
+          400: badParams,
+          404: unknownAsset,
+          502: sourceFailed,
+        }),
+      },
+    },
+    "/v1/assets/{id}/download": {
+      get: {
+        operationId: "downloadAsset",
+        tags: ["Assets"],
+        summary: "Download the selected files",
+        description: "Same selection as `/files`. A single self-contained file is a 302 to the source's content server; several files are streamed as one zip with a ready-to-use folder layout and a licence file.",
+        parameters: [assetId, ...files],
+        responses: rateLimitedResponses({
+          200: {
+            description: "Zip archive of the selection",
+            content: { "application/zip": { schema: { type: "string", format: "binary" } } },
+          },
+          302: {
+            description: "A single self-contained file: redirect to the source's content server",
+            headers: { Location: { description: "URL of the file on the source's content server", schema: { type: "string", format: "uri" } } },
+          },
+          400: badParams,
+          404: errorResponse("Unknown asset, or no file matches the format/resolution"),
+          409: errorResponse("The source has no direct downloads; `url` is the asset's page on the source"),
+          413: errorResponse("The zip would exceed the server's size cap (DOWNLOAD_MAX_BYTES)"),
+          502: sourceFailed,
+        }),
+      },
+    },
+    "/v1/providers": {
+      get: {
+        operationId: "listProviders",
+        tags: ["Sources"],
+        summary: "List the source sites",
+        responses: rateLimitedResponses({ 200: jsonResponse("Every source", "ProvidersResponse") }),
+      },
+    },
+    "/v1/catalog": {
+      get: {
+        operationId: "getCatalog",
+        tags: ["Sources"],
+        summary: "The daily catalog census",
+        description: "Counted once a day. The same document is served at `/catalog.json`.",
+        responses: rateLimitedResponses({ 200: jsonResponse("The latest census", "Catalog") }),
+      },
+    },
+    "/catalog.json": {
+      get: {
+        operationId: "getCatalogFile",
+        tags: ["Sources"],
+        summary: "The daily catalog census (static file)",
+        security: [],
+        responses: { 200: jsonResponse("The latest census", "Catalog") },
+      },
+    },
+    "/catalog-history.json": {
+      get: {
+        operationId: "getCatalogHistory",
+        tags: ["Sources"],
+        summary: "One census data point per UTC day",
+        security: [],
+        responses: { 200: jsonResponse("Daily census points", "CatalogHistory") },
+      },
+    },
+    "/health": {
+      get: {
+        operationId: "getHealth",
+        tags: ["System"],
+        summary: "Liveness check",
+        security: [],
+        responses: { 200: jsonResponse("The server is up", "Health") },
+      },
+    },
+    "/openapi.json": {
+      get: {
+        operationId: "getOpenApi",
+        tags: ["System"],
+        summary: "This OpenAPI 3.1 description",
+        security: [],
+        responses: { 200: jsonResponse("The OpenAPI 3.1 document", { type: "object" }) },
+      },
+    },
+  };
+}
+
+export interface OpenApiOptions {
+  /** Absolute base URL of the server (`servers[0].url`); omitted = relative to the document. */
+  serverUrl?: string;
+  /** More path items (POST /mcp, GET /v1/stats …), merged per path into `paths`. */
+  extraPaths?: Record<string, unknown>;
+}
+
+export function buildOpenApi(options: OpenApiOptions = {}): Record<string, unknown> {
+  const components = componentSchemas();
+  const paths: Record<string, Json> = corePaths();
+  for (const [path, item] of Object.entries(options.extraPaths ?? {})) paths[path] = { ...paths[path], ...(item as Json) };
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: "Asset Search and Download Service",
+      version: API_VERSION,
+      description: describeService(components),
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    tags: TAGS,
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
+    paths,
+    components: {
+      schemas: components,
+      headers: headerComponents(),
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <ASSET_SERVER_API_KEY>`" },
+        apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "`x-api-key: <ASSET_SERVER_API_KEY>`" },
+        apiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "`?api_key=<ASSET_SERVER_API_KEY>`, for plain download links" },
+      },
+    },
+  };
+}
