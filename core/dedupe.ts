@@ -1,0 +1,58 @@
+import type { Asset, AlsoOn } from "./schemas/index.ts";
+
+/** What ranks one listing of an asset above another listing of the same asset. */
+export interface Listing {
+  asset: Asset;
+  /** api sources are more reliable than scraped ones. */
+  access: "api" | "scrape" | "link";
+}
+
+const normalize = (s: string | undefined) =>
+  (s ?? "")
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/** Keys under which two listings count as the same asset: title + author, or the same thumbnail. */
+function keys(asset: Asset): string[] {
+  const out: string[] = [];
+  const title = normalize(asset.title);
+  const author = normalize(asset.author);
+  if (title && author) out.push(`t:${title}|${author}`);
+  if (asset.thumbnailUrl) out.push(`i:${asset.thumbnailUrl.split("?")[0]}`);
+  return out;
+}
+
+const better = (a: Listing, b: Listing): boolean => {
+  if (a.asset.downloadable !== b.asset.downloadable) return a.asset.downloadable;
+  if (a.access !== b.access) return a.access === "api";
+  return false;
+};
+
+/**
+ * Collapses listings of the same asset on several sources into one: the listing with a direct
+ * download wins, then an api source over a scraped one, then the earlier listing. The others are
+ * kept in `alsoOn`. Order of first appearance is kept.
+ */
+export function dedupe(listings: Listing[]): Listing[] {
+  const groupOf = new Map<string, number>();
+  const groups: Listing[][] = [];
+  for (const listing of listings) {
+    const ks = keys(listing.asset);
+    const found = ks.map((k) => groupOf.get(k)).find((g) => g !== undefined);
+    const g = found ?? groups.push([]) - 1;
+    groups[g]!.push(listing);
+    for (const k of ks) if (!groupOf.has(k)) groupOf.set(k, g);
+  }
+  return groups.map((group) => {
+    const winner = group.reduce((best, l) => (better(l, best) ? l : best));
+    const others = group.filter((l) => l !== winner && l.asset.id !== winner.asset.id);
+    if (!others.length) return winner;
+    const alsoOn: AlsoOn[] = [
+      ...(winner.asset.alsoOn ?? []),
+      ...others.map((l) => ({ id: l.asset.id, provider: l.asset.provider, url: l.asset.url })),
+    ];
+    return { ...winner, asset: { ...winner.asset, alsoOn } };
+  });
+}

@@ -1,0 +1,159 @@
+import pLimit from "p-limit";
+import { BreakerRegistry } from "./circuit-breaker.ts";
+import { dedupe, type Listing } from "./dedupe.ts";
+import { rank, type RankCandidate } from "./ranking.ts";
+import type { AssetIndex } from "./search-index.ts";
+import type { Runtime } from "./runtime.ts";
+import type { Asset, AssetType, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
+import type { Source, SourceQuery } from "./source.ts";
+import { UpstreamError } from "./http/types.ts";
+
+export interface SearchDeps {
+  sources: readonly Source[];
+  index: AssetIndex;
+  runtime: Runtime;
+  breakers: BreakerRegistry;
+  /** Told of every source that was actually asked (for usage statistics). */
+  onSourceResult?: (report: ProviderReport) => void;
+}
+
+/** Texture and material match each other everywhere (DESIGN.md §4). */
+export function expandTypes(types: readonly AssetType[]): AssetType[] {
+  const out = new Set(types);
+  if (out.has("texture")) out.add("material");
+  if (out.has("material")) out.add("texture");
+  return [...out];
+}
+
+type Outcome = { report: ProviderReport; listings: Asset[] };
+
+/** Why a source is not asked for this query, or undefined when it is. */
+function skipReason(source: Source, query: SourceQuery, keys: Record<string, string | undefined>): string | undefined {
+  if (query.types.length && !source.assetTypes.some((t) => query.types.includes(t)))
+    return `has no ${query.types.join("/")} assets`;
+  if (query.free && source.pricing === "paid") return "paid only";
+  if (query.downloadable && !source.supportsDownload) return "no direct downloads";
+  if (source.key?.required && !keys[source.key.env]) return `needs ${source.key.env}`;
+  return undefined;
+}
+
+const report = (source: Source, fields: Omit<ProviderReport, "provider" | "name">): ProviderReport => ({
+  provider: source.id,
+  name: source.name,
+  ...fields,
+});
+
+/** Indexed sources: one index query, then each source's own slice at the per-source offset. */
+function searchIndexed(sources: Source[], query: SourceQuery, index: AssetIndex): Outcome[] {
+  if (!sources.length) return [];
+  const started = performance.now();
+  const hits = index.search(query.q, {
+    providers: new Set(sources.map((s) => s.id)),
+    ...(query.types.length ? { types: new Set(query.types) } : {}),
+    free: query.free,
+    downloadable: query.downloadable,
+  });
+  const tookMs = Math.round(performance.now() - started);
+  return sources.map((source) => {
+    const mine = hits.filter((h) => h.asset.provider === source.id).map((h) => h.asset);
+    const listings = mine.slice(query.offset, query.offset + query.limit);
+    return { report: report(source, { status: "ok", count: listings.length, total: mine.length, tookMs }), listings };
+  });
+}
+
+const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 300);
+
+/** One live source under its own timeout, the overall deadline and its circuit breaker. */
+async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal): Promise<Outcome> {
+  const { config } = deps.runtime;
+  const breaker = deps.breakers.for(source.id);
+  if (!breaker.tryAcquire()) {
+    return { report: report(source, { status: "skipped", count: 0, error: "cooling down after repeated failures", tookMs: 0 }), listings: [] };
+  }
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  const controller = new AbortController();
+  const signal = AbortSignal.any([controller.signal, deadline, AbortSignal.timeout(config.sourceTimeoutMs)]);
+  // A source that ignores its signal still loses the race: the search never waits past the timeout.
+  const timedOut = new Promise<"timeout">((resolve) => signal.addEventListener("abort", () => resolve("timeout"), { once: true }));
+  try {
+    const result = await Promise.race([source.search!(query, deps.runtime.context(signal)), timedOut]);
+    if (result === "timeout") {
+      breaker.failure();
+      return { report: report(source, { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }), listings: [] };
+    }
+    breaker.success();
+    const listings = result.assets.slice(0, query.limit);
+    return {
+      report: report(source, {
+        status: "ok",
+        count: listings.length,
+        ...(result.total !== undefined ? { total: result.total } : {}),
+        tookMs: took(),
+      }),
+      listings,
+    };
+  } catch (err) {
+    breaker.failure();
+    const timeout = signal.aborted || (err instanceof UpstreamError && err.kind === "timeout");
+    return {
+      report: report(source, timeout
+        ? { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }
+        : { status: "error", count: 0, error: `${source.id}: ${errorMessage(err)}`, tookMs: took() }),
+      listings: [],
+    };
+  } finally {
+    controller.abort();
+  }
+}
+
+/**
+ * Aggregated search (DESIGN.md §4): pick sources, query the index and fan out to live sources in
+ * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
+ */
+export async function searchAll(params: SearchParams, deps: SearchDeps): Promise<SearchResponse> {
+  const { config } = deps.runtime;
+  const query: SourceQuery = {
+    q: params.q,
+    types: expandTypes(params.type),
+    free: params.free ?? false,
+    downloadable: params.downloadable ?? false,
+    limit: params.limit,
+    offset: params.offset,
+  };
+  const allowed = params.providers.length ? new Set(params.providers) : undefined;
+  const considered = deps.sources.filter((s) => !allowed || allowed.has(s.id));
+
+  const outcomes: Outcome[] = [];
+  const indexed: Source[] = [];
+  const live: Source[] = [];
+  for (const source of considered) {
+    const reason = source.mode === "link" ? undefined : skipReason(source, query, config.keys);
+    if (source.mode === "link") {
+      outcomes.push({ report: report(source, { status: "link", count: 0, searchUrl: source.searchUrl(query), tookMs: 0 }), listings: [] });
+    } else if (reason) {
+      outcomes.push({ report: report(source, { status: "skipped", count: 0, error: reason, tookMs: 0 }), listings: [] });
+    } else if (source.mode === "indexed") indexed.push(source);
+    else if (source.search) live.push(source);
+  }
+
+  outcomes.push(...searchIndexed(indexed, query, deps.index));
+  const limit = pLimit(config.searchConcurrency);
+  const deadline = AbortSignal.timeout(config.searchDeadlineMs);
+  const liveOutcomes = await Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline))));
+  for (const o of liveOutcomes) deps.onSourceResult?.(o.report);
+  outcomes.push(...liveOutcomes);
+
+  const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));
+  const candidates: RankCandidate[] = outcomes.flatMap(({ listings }) =>
+    listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length })),
+  );
+  const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
+  const listings: Listing[] = candidates.map((c) => ({ asset: c.asset, access: accessOf.get(c.asset.provider) ?? "scrape" }));
+  const merged = dedupe(listings).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
+  const results = rank(merged, { q: query.q, types: params.type }).slice(0, params.limit);
+
+  const order = new Map(deps.sources.map((s, i) => [s.id, i]));
+  const providers = outcomes.map((o) => o.report).sort((a, b) => order.get(a.provider)! - order.get(b.provider)!);
+  return { query: params.q, ...(params.type.length ? { types: params.type } : {}), results, providers };
+}

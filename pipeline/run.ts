@@ -1,0 +1,111 @@
+import { join } from "node:path";
+import { AssetIndex } from "../core/search-index.ts";
+import { Asset, SourceCensus, type Catalog } from "../core/schemas/index.ts";
+import type { Runtime } from "../core/runtime.ts";
+import type { Source } from "../core/source.ts";
+import { loadPublished, PUBLISHED_FILES, type Published } from "../server/published.ts";
+import { writeAtomic } from "./atomic-write.ts";
+import { buildCatalog } from "./catalog.ts";
+import { addPoint, historyPoint } from "./history.ts";
+
+export interface PipelineOptions {
+  runtime: Runtime;
+  sources: readonly Source[];
+  dataDir: string;
+  /** One progress line per source (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+export interface SourceOutcome {
+  id: string;
+  census: "ok" | "stale" | "missing" | "none";
+  crawl: "ok" | "kept" | "none";
+  assets: number;
+  error?: string;
+  tookMs: number;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
+
+/** Previous output, or nothing when this is the first run (or the files are unreadable). */
+function previousOutput(dataDir: string, log: (line: string) => void): Published | undefined {
+  try {
+    return loadPublished(dataDir);
+  } catch (err) {
+    log(`previous data in ${dataDir} is unreadable (${message(err)}); starting afresh`);
+    return undefined;
+  }
+}
+
+/** Census of one source; on failure its last good numbers, marked stale (contract §3). */
+async function countSource(source: Source, runtime: Runtime, previous: Catalog | undefined) {
+  if (!source.census) return { census: undefined, status: "none" as const };
+  try {
+    return { census: SourceCensus.parse(await source.census(runtime.context())), status: "ok" as const };
+  } catch (err) {
+    const last = previous?.sources.find((s) => s.id === source.id);
+    if (!last) return { census: undefined, status: "missing" as const, error: message(err) };
+    const since = last.stale?.since ?? last.countedAt;
+    return { census: { ...last, stale: { since, error: message(err) } }, status: "stale" as const, error: message(err) };
+  }
+}
+
+/** Crawl of one indexed source; on failure the assets it had in the previous index. */
+async function crawlSource(source: Source, runtime: Runtime, previous: AssetIndex | undefined) {
+  if (source.mode !== "indexed" || !source.crawl) return { assets: [] as Asset[], status: "none" as const };
+  try {
+    const crawled = await source.crawl(runtime.context());
+    const assets = crawled.filter((a) => Asset.safeParse(a).success);
+    const invalid = crawled.length - assets.length;
+    return { assets, status: "ok" as const, ...(invalid ? { error: `${invalid} invalid assets dropped` } : {}) };
+  } catch (err) {
+    const kept = previous?.assets.filter((a) => a.provider === source.id) ?? [];
+    return { assets: kept, status: "kept" as const, error: message(err) };
+  }
+}
+
+/**
+ * The daily job (DESIGN.md §1): census and crawl of every registered source → catalog.json,
+ * catalog-history.json and index.json.gz, each written atomically. A failing source never loses
+ * what the previous run had.
+ */
+export async function runPipeline(options: PipelineOptions): Promise<{ catalog: Catalog; outcomes: SourceOutcome[] }> {
+  const { runtime, sources, dataDir } = options;
+  const log = options.log ?? (() => {});
+  const previous = previousOutput(dataDir, log);
+  const countedAt = runtime.now().toISOString();
+  const censuses: SourceCensus[] = [];
+  const assets: Asset[] = [];
+  const outcomes: SourceOutcome[] = [];
+
+  for (const source of sources.filter((s) => s.mode !== "link")) {
+    const started = performance.now();
+    const [counted, crawled] = await Promise.all([
+      countSource(source, runtime, previous?.catalog),
+      crawlSource(source, runtime, previous?.index),
+    ]);
+    if (counted.census) censuses.push(counted.census);
+    assets.push(...crawled.assets);
+    const errors = [counted.error && `census: ${counted.error}`, crawled.error && `crawl: ${crawled.error}`].filter(Boolean);
+    const outcome: SourceOutcome = {
+      id: source.id,
+      census: counted.status,
+      crawl: crawled.status,
+      assets: crawled.assets.length,
+      ...(errors.length ? { error: errors.join("; ") } : {}),
+      tookMs: Math.round(performance.now() - started),
+    };
+    outcomes.push(outcome);
+    log(
+      `${source.id}: census ${counted.status}${counted.census ? ` (${counted.census.total} listings)` : ""}, ` +
+        `crawl ${crawled.status} (${crawled.assets.length} assets), ${outcome.tookMs} ms${outcome.error ? ` — ${outcome.error}` : ""}`,
+    );
+  }
+
+  const catalog = buildCatalog(censuses, sources, countedAt);
+  const history = addPoint(previous?.history ?? { points: [] }, historyPoint(catalog));
+  writeAtomic(join(dataDir, PUBLISHED_FILES.index), AssetIndex.build(assets, countedAt).serialize());
+  writeAtomic(join(dataDir, PUBLISHED_FILES.catalog), `${JSON.stringify(catalog, null, 1)}\n`);
+  writeAtomic(join(dataDir, PUBLISHED_FILES.history), `${JSON.stringify(history, null, 1)}\n`);
+  return { catalog, outcomes };
+}

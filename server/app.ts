@@ -1,0 +1,60 @@
+import { H3, type H3Event } from "h3";
+import { buildOpenApi } from "../core/openapi.ts";
+import { toProvider } from "../core/source.ts";
+import type { AppDeps } from "./context.ts";
+import { ApiError, errorResponse } from "./errors.ts";
+import { requireApiKey } from "./middleware/auth.ts";
+import { createRateLimit } from "./middleware/rate-limit.ts";
+import { assetRoute, filesRoute } from "./routes/assets.ts";
+import { downloadRoute } from "./routes/download.ts";
+import { searchRoute } from "./routes/search.ts";
+
+const notPublished = () => new ApiError(404, "the catalog has not been published yet: run npm run pipeline");
+
+/** Routes under /v1/assets/: `<id>`, `<id>/files`, `<id>/download`; the id may hold encoded slashes. */
+function assetsDispatch(event: H3Event, deps: AppDeps) {
+  const rest = event.url.pathname.slice("/v1/assets/".length);
+  const m = /^(.+?)(?:\/(files|download))?$/.exec(rest);
+  if (!m) throw new ApiError(400, "missing asset id: expected /v1/assets/<provider>:<nativeId>");
+  const [, id, action] = m;
+  if (action === "files") return filesRoute(event, deps, id!);
+  if (action === "download") return downloadRoute(event, deps, id!);
+  return assetRoute(event, deps, id!);
+}
+
+export function createApp(deps: AppDeps): H3 {
+  const { config } = deps.runtime;
+  const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxy);
+  const openapi = buildOpenApi();
+
+  // silent: h3 would log every thrown 4xx; errorResponse logs the unexpected ones itself.
+  const app = new H3({ silent: true, onError: (error, event) => errorResponse(error, event) });
+
+  // Contract §5 and §8: /v1/* and /mcp are rate limited and, with a key configured, protected.
+  app.use(async (event, next) => {
+    const path = event.url.pathname;
+    if (path.startsWith("/v1/") || path === "/mcp") {
+      await rateLimit?.consume(event);
+      requireApiKey(event, config.apiKey);
+    }
+    return next();
+  });
+
+  app.get("/health", () => ({ ok: true }));
+  app.get("/openapi.json", () => openapi);
+  app.get("/v1/search", (event) => searchRoute(event, deps));
+  app.get("/v1/providers", () => ({ providers: deps.sources.map((s) => toProvider(s, config.keys)) }));
+  app.get("/v1/catalog", () => deps.published.catalog ?? Promise.reject(notPublished()));
+  app.get("/catalog.json", () => deps.published.catalog ?? Promise.reject(notPublished()));
+  app.get("/catalog-history.json", () => deps.published.history);
+  app.get("/v1/assets/**", (event) => assetsDispatch(event, deps));
+  app.all("/**", (event) => {
+    const known = ["/health", "/openapi.json", "/v1/search", "/v1/providers", "/v1/catalog", "/catalog.json", "/catalog-history.json"];
+    const path = event.url.pathname;
+    if (known.includes(path) || path.startsWith("/v1/assets/")) {
+      throw new ApiError(405, `method ${event.req.method} not allowed on ${path}`, {}, { allow: "GET, HEAD" });
+    }
+    throw new ApiError(404, `no route for ${event.req.method} ${path}`);
+  });
+  return app;
+}

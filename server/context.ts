@@ -1,0 +1,18 @@
+import type { H3Event } from "h3";
+import type { BreakerRegistry } from "../core/circuit-breaker.ts";
+import type { Runtime } from "../core/runtime.ts";
+import type { Source } from "../core/source.ts";
+import type { Published } from "./published.ts";
+
+/** Everything a route needs, built once per process. */
+export interface AppDeps {
+  runtime: Runtime;
+  sources: readonly Source[];
+  published: Published;
+  breakers: BreakerRegistry;
+}
+
+/** The absolute base URL for links this server hands out: the configured one, else the request's origin. */
+export function publicBase(deps: AppDeps, event: H3Event): string {
+  return deps.runtime.config.publicUrl ?? event.url.origin;
+}

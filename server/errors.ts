@@ -1,0 +1,44 @@
+import type { H3Event } from "h3";
+import { UpstreamError } from "../core/http/types.ts";
+import type { ErrorBody } from "../core/schemas/index.ts";
+
+/** An error the API answers with its own status and an `{ error }` body (contract §7). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extras: Omit<ErrorBody, "error"> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Turns any thrown value into the contract's JSON error response; never leaks a stack. */
+export function errorResponse(error: unknown, event: H3Event): Response {
+  const cause = (error as { cause?: unknown }).cause;
+  const err = cause instanceof ApiError ? cause : error;
+  let status = 500;
+  let body: ErrorBody = { error: "internal error" };
+  let headers: Record<string, string> = {};
+  if (err instanceof ApiError) {
+    status = err.status;
+    body = { error: err.message, ...err.extras };
+    headers = err.headers;
+  } else if (err instanceof UpstreamError) {
+    status = 502;
+    body = { error: `the source site failed: ${err.message}` };
+  } else if (typeof (err as { status?: unknown }).status === "number") {
+    // h3's own errors: 404 for unknown routes, 405 for wrong methods, 400 for malformed URLs.
+    status = (err as { status: number }).status;
+    const message = (err as Error).message;
+    body = { error: status === 404 ? `no route for ${event.req.method} ${event.url.pathname}` : message || `HTTP ${status}` };
+  }
+  if (status >= 500 && !(err instanceof UpstreamError) && !(err instanceof ApiError)) console.error(err);
+  const res = new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+  event.res.headers.forEach((value, key) => {
+    if (!res.headers.has(key)) res.headers.set(key, value);
+  });
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+  return res;
+}

@@ -1,0 +1,15 @@
+import type { H3Event } from "h3";
+import type { z } from "zod";
+import { ApiError } from "./errors.ts";
+
+/** Validates the query string with a schema of core/schemas; the first problem becomes a 400. */
+export function parseQuery<S extends z.ZodType>(event: H3Event, schema: S): z.output<S> {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of event.url.searchParams) if (!(k in raw)) raw[k] = v;
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = issue.path.join(".");
+  const message = issue.code === "custom" || issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
+  throw new ApiError(400, message);
+}

@@ -1,0 +1,86 @@
+import type { H3Event } from "h3";
+import { selectFiles } from "../../core/selection.ts";
+import { FileParams, type AssetDetails, type AssetFile, type FileSelection } from "../../core/schemas/index.ts";
+import type { Source } from "../../core/source.ts";
+import { UpstreamError } from "../../core/http/types.ts";
+import { publicBase, type AppDeps } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { parseQuery } from "../query.ts";
+
+export interface AssetRef {
+  id: string;
+  source: Source;
+  nativeId: string;
+}
+
+/** Parses `<provider>:<nativeId>` (URL-encoded or not): malformed → 400, unknown source → 404. */
+export function parseAssetId(raw: string, deps: AppDeps): AssetRef {
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    throw new ApiError(400, `malformed asset id '${raw}': bad percent-encoding`);
+  }
+  const m = /^([a-z0-9][a-z0-9-]*):(.+)$/.exec(id);
+  if (!m || id.length > 300) throw new ApiError(400, `malformed asset id '${id}': expected <provider>:<nativeId>`);
+  const source = deps.sources.find((s) => s.id === m[1]);
+  if (!source) throw new ApiError(404, `unknown asset '${id}': no source '${m[1]}'`);
+  return { id, source, nativeId: m[2]! };
+}
+
+/** The asset's details from its source, live (cached by the client); 404 unknown, 502 source failure. */
+export async function loadDetails(ref: AssetRef, deps: AppDeps, event: H3Event): Promise<AssetDetails> {
+  if (!ref.source.getAsset) {
+    throw new ApiError(404, `unknown asset '${ref.id}': ${ref.source.name} is searched on its own site only`);
+  }
+  let details: AssetDetails | null;
+  try {
+    details = await ref.source.getAsset(ref.nativeId, deps.runtime.context(event.req.signal));
+  } catch (err) {
+    if (err instanceof UpstreamError && err.status === 404) details = null;
+    else {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new ApiError(502, `the source site failed: ${why}`);
+    }
+  }
+  if (!details) throw new ApiError(404, `unknown asset '${ref.id}'`);
+  return { ...details, shareUrl: `${publicBase(deps, event)}/?asset=${encodeURIComponent(details.id)}` };
+}
+
+/** GET /v1/assets/{id} */
+export async function assetRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<AssetDetails> {
+  return loadDetails(parseAssetId(rawId, deps), deps, event);
+}
+
+const totalBytes = (files: AssetFile[]): number | undefined => {
+  let total = 0;
+  for (const f of files) {
+    const parts = [f.sizeBytes, ...(f.includes ?? []).map((i) => i.sizeBytes)];
+    if (parts.some((p) => p === undefined)) return undefined;
+    total += parts.reduce<number>((a, b) => a + (b ?? 0), 0);
+  }
+  return total;
+};
+
+/** The selection for `/files` and `/download`: details, validated parameters, chosen files. */
+export async function selection(event: H3Event, deps: AppDeps, rawId: string) {
+  const ref = parseAssetId(rawId, deps);
+  const params = parseQuery(event, FileParams);
+  const details = await loadDetails(ref, deps, event);
+  const files = selectFiles(details, params);
+  return { ref, details, params, files };
+}
+
+/** GET /v1/assets/{id}/files */
+export async function filesRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<FileSelection> {
+  const { details, files } = await selection(event, deps, rawId);
+  const total = totalBytes(files);
+  return {
+    id: details.id,
+    ...(details.license ? { license: details.license } : {}),
+    ...(total !== undefined ? { totalBytes: total } : {}),
+    files,
+  };
+}
+
+export { totalBytes };

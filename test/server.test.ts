@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import {
+  AssetDetails,
+  Catalog,
+  CatalogHistory,
+  ErrorBody,
+  FileSelection,
+  ProvidersResponse,
+  SearchResponse,
+} from "../core/schemas/index.ts";
+import { testApp } from "./helpers/app.ts";
+
+const json = async (res: Response) => res.json() as Promise<Record<string, unknown>>;
+
+describe("search", () => {
+  it("finds Poly Haven assets from the index with one provider line and scores in 0..1", async () => {
+    const { get, replay } = await testApp();
+    const res = await get("/v1/search?q=arm%20chair");
+    expect(res.status).toBe(200);
+    const body = SearchResponse.parse(await res.json());
+    expect(body.results[0]?.id).toBe("polyhaven:ArmChair_01");
+    expect(body.results.every((r) => r.score! >= 0 && r.score! <= 1)).toBe(true);
+    const ph = body.providers.find((p) => p.provider === "polyhaven")!;
+    expect(ph).toMatchObject({ status: "ok", name: "Poly Haven" });
+    expect(ph.count).toBe(body.results.filter((r) => r.provider === "polyhaven").length);
+    expect(replay.requested).toEqual([]); // indexed: no upstream call at search time
+  });
+
+  it("requires every term, with prefix on the last and typo tolerance on long terms", async () => {
+    const { get } = await testApp();
+    const ids = async (q: string) =>
+      SearchResponse.parse(await (await get(`/v1/search?providers=polyhaven&q=${encodeURIComponent(q)}`)).json()).results.map((r) => r.id);
+    expect(await ids("wooden chai")).toContain("polyhaven:WoodenChair_01");
+    expect(await ids("victorain chair")).toEqual(expect.arrayContaining(["polyhaven:ArmChair_01", "polyhaven:WoodenChair_01"]));
+    expect(await ids("chair zebra")).toEqual([]);
+  });
+
+  it("filters by type, pages by per-source offset and never repeats page 1", async () => {
+    const { get } = await testApp();
+    const page = async (offset: number) =>
+      SearchResponse.parse(await (await get(`/v1/search?q=rock&type=texture&limit=5&offset=${offset}`)).json());
+    const one = await page(0);
+    const two = await page(5);
+    expect(one.results).toHaveLength(5);
+    expect(one.results.every((r) => r.type === "texture")).toBe(true);
+    expect(two.results.some((r) => one.results.map((x) => x.id).includes(r.id))).toBe(false);
+    expect(one.types).toEqual(["texture"]);
+  });
+
+  it.each([
+    ["limit=0", "limit must be a whole number from 1 to 100, got '0'"],
+    ["limit=101", "limit must be a whole number from 1 to 100, got '101'"],
+    ["limit=abc", "limit must be a whole number from 1 to 100, got 'abc'"],
+    ["offset=-1", "offset must be a whole number at least 0, got '-1'"],
+    ["type=modle", "unknown type 'modle'"],
+    ["providers=nosuchsite", "unknown source 'nosuchsite'"],
+    ["free=maybe", "free must be true or false, got 'maybe'"],
+    ["downloadable=2", "downloadable must be true or false, got '2'"],
+  ])("400 for %s", async (query, message) => {
+    const { get } = await testApp();
+    const res = await get(`/v1/search?q=x&${query}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(ErrorBody.parse(await res.json()).error).toContain(message);
+  });
+});
+
+describe("assets", () => {
+  it("returns details with files and a share URL; colon encoded or not", async () => {
+    const { get, replay } = await testApp();
+    for (const id of ["polyhaven:ArmChair_01", "polyhaven%3AArmChair_01"]) {
+      const res = await get(`/v1/assets/${id}`);
+      expect(res.status).toBe(200);
+      const details = AssetDetails.parse(await res.json());
+      expect(details.license?.spdx).toBe("CC0-1.0");
+      expect(details.shareUrl).toBe("http://localhost/?asset=polyhaven%3AArmChair_01");
+    }
+    expect(replay.requested).toEqual(
+      expect.arrayContaining(["https://api.polyhaven.com/info/ArmChair_01", "https://api.polyhaven.com/files/ArmChair_01"]),
+    );
+  });
+
+  it("404 for an unknown source or asset, 400 for a malformed id, 502 when the source fails", async () => {
+    const { get, replay } = await testApp();
+    expect((await get("/v1/assets/nosuch:thing")).status).toBe(404);
+    expect((await get("/v1/assets/no-colon-here")).status).toBe(400);
+    replay.add({ url: "https://api.polyhaven.com/info/Missing_01", status: 404, body: "{}" });
+    replay.add({ url: "https://api.polyhaven.com/files/Missing_01", status: 404, body: "{}" });
+    const missing = await get("/v1/assets/polyhaven:Missing_01");
+    expect(missing.status).toBe(404);
+    expect((await json(missing)).error).toBe("unknown asset 'polyhaven:Missing_01'");
+    replay.add({ url: "https://api.polyhaven.com/info/Broken_01", status: 500, body: "oops" });
+    replay.add({ url: "https://api.polyhaven.com/files/Broken_01", status: 500, body: "oops" });
+    const broken = await get("/v1/assets/polyhaven:Broken_01");
+    expect(broken.status).toBe(502);
+    expect(ErrorBody.parse(await broken.json()).error).toMatch(/^the source site failed/);
+  });
+
+  it("selects files: the 2k glTF by default, with its total size", async () => {
+    const { get } = await testApp();
+    const res = await get("/v1/assets/polyhaven:ArmChair_01/files");
+    const sel = FileSelection.parse(await res.json());
+    expect(sel.files.map((f) => f.url)).toEqual([
+      "https://dl.polyhaven.org/file/ph-assets/Models/gltf/2k/ArmChair_01/ArmChair_01_2k.gltf",
+    ]);
+    const f = sel.files[0]!;
+    expect(sel.totalBytes).toBe(f.sizeBytes! + f.includes!.reduce((a, i) => a + i.sizeBytes!, 0));
+    const bad = await get("/v1/assets/polyhaven:ArmChair_01/files?resolution=huge");
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error).toBe("resolution must look like 1k, 2k, 4k or 8k, got 'huge'");
+  });
+});
+
+describe("sources, catalog and system", () => {
+  it("lists providers, serves the catalog, its history, health and OpenAPI", async () => {
+    const { get } = await testApp();
+    const providers = ProvidersResponse.parse(await (await get("/v1/providers")).json());
+    expect(providers.providers.find((p) => p.id === "polyhaven")).toMatchObject({ access: "api", pricing: "free", supportsDownload: true });
+    const catalog = Catalog.parse(await (await get("/v1/catalog")).json());
+    expect(await (await get("/catalog.json")).json()).toEqual(catalog);
+    expect(catalog.sources.find((s) => s.id === "polyhaven")?.total).toBe(771);
+    const history = CatalogHistory.parse(await (await get("/catalog-history.json")).json());
+    expect(history.points.at(-1)?.date).toBe("2026-11-22");
+    expect(await (await get("/health")).json()).toEqual({ ok: true });
+    expect(((await (await get("/openapi.json")).json()) as { openapi: string }).openapi).toBe("3.1.0");
+  });
+
+  it("answers unknown routes and wrong methods with JSON errors", async () => {
+    const { get } = await testApp();
+    const missing = await get("/nope");
+    expect(missing.status).toBe(404);
+    expect(await json(missing)).toEqual({ error: "no route for GET /nope" });
+    const wrong = await get("/v1/search", { method: "POST" });
+    expect(wrong.status).toBe(405);
+    expect(await json(wrong)).toEqual({ error: "method POST not allowed on /v1/search" });
+  });
+});
+
+describe("API key", () => {
+  const key = "s3cret-key";
+  it.each([
+    ["bearer", { headers: { authorization: `Bearer ${key}` } }, ""],
+    ["x-api-key", { headers: { "x-api-key": key } }, ""],
+    ["query", {}, `&api_key=${key}`],
+  ])("accepts the key as %s", async (_name, init, suffix) => {
+    const { get } = await testApp({ env: { ASSET_SERVER_API_KEY: key } });
+    expect((await get(`/v1/search?q=chair${suffix}`, init)).status).toBe(200);
+  });
+
+  it("401 when missing or wrong; /health and /openapi.json stay open", async () => {
+    const { get } = await testApp({ env: { ASSET_SERVER_API_KEY: key } });
+    const missing = await get("/v1/search?q=chair");
+    expect(missing.status).toBe(401);
+    expect((await json(missing)).error).toMatch(/^API key required/);
+    const wrong = await get("/v1/providers", { headers: { "x-api-key": "nope" } });
+    expect(wrong.status).toBe(401);
+    expect(await json(wrong)).toEqual({ error: "API key not accepted" });
+    expect((await get("/health")).status).toBe(200);
+    expect((await get("/openapi.json")).status).toBe(200);
+  });
+});
+
+describe("rate limit", () => {
+  it("sets the headers on every /v1 response and answers 429 past the quota", async () => {
+    const { get } = await testApp({ env: { RATE_LIMIT_PER_MINUTE: "3" } });
+    const first = await get("/v1/providers");
+    expect(first.headers.get("ratelimit-policy")).toBe('"default";q=3;w=60');
+    expect(first.headers.get("ratelimit-limit")).toBe("3");
+    expect(first.headers.get("ratelimit-remaining")).toBe("2");
+    expect(first.headers.get("ratelimit")).toMatch(/^"default";r=2;t=\d+$/);
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+    const bad = await get("/v1/search?limit=0");
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("ratelimit-remaining")).toBe("1");
+    await get("/v1/providers");
+    const limited = await get("/v1/providers");
+    expect(limited.status).toBe(429);
+    const body = ErrorBody.parse(await limited.json());
+    expect(body.error).toMatch(/^rate limit exceeded: 3 requests per 60 seconds per client; retry in \d+ s$/);
+    expect(body.retryAfter).toBeGreaterThan(0);
+    expect(limited.headers.get("retry-after")).toBe(String(body.retryAfter));
+    expect(limited.headers.get("ratelimit")).toMatch(/^"default";r=0;t=\d+$/);
+    expect(limited.headers.get("ratelimit-policy")).toBe('"default";q=3;w=60');
+    expect((await get("/health")).status).toBe(200);
+    expect((await get("/health")).headers.get("ratelimit-limit")).toBeNull();
+  });
+
+  it("counts clients apart by forwarded address only behind a trusted proxy", async () => {
+    const { get } = await testApp({ env: { RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: "true" } });
+    const from = (ip: string) => get("/v1/providers", { headers: { "x-forwarded-for": ip } });
+    expect((await from("203.0.113.1")).status).toBe(200);
+    expect((await from("203.0.113.2")).status).toBe(200);
+    expect((await from("203.0.113.1")).status).toBe(429);
+  });
+});
