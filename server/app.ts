@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { H3, type H3Event } from "h3";
 import { buildOpenApi } from "../core/openapi.ts";
 import { toProvider } from "../core/source.ts";
@@ -40,6 +41,8 @@ export function createApp(deps: AppDeps): H3 {
     return next();
   });
 
+  const page = readFileSync(new URL("./web/index.html", import.meta.url), "utf8");
+  app.get("/", () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }));
   app.get("/health", () => ({ ok: true }));
   app.get("/openapi.json", () => openapi);
   app.get("/v1/search", (event) => searchRoute(event, deps));

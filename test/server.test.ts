@@ -125,6 +125,16 @@ describe("sources, catalog and system", () => {
     expect(((await (await get("/openapi.json")).json()) as { openapi: string }).openapi).toBe("3.1.0");
   });
 
+  it("serves the search page that shareUrl opens", async () => {
+    const { get } = await testApp();
+    const res = await get("/?asset=polyhaven%3AArmChair_01");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).toContain('fetch(`/v1/search?${params}`)');
+    expect(page).toContain('initial.get("asset")');
+  });
+
   it("answers unknown routes and wrong methods with JSON errors", async () => {
     const { get } = await testApp();
     const missing = await get("/nope");
