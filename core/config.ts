@@ -17,7 +17,6 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "ASSET_SERVER_REPLAY", default: "", why: "folder of recorded responses: answer every upstream request from them, offline" },
   { name: "RATE_LIMIT_PER_MINUTE", default: "120", why: "requests per minute per client on /v1/* and /mcp; 0 turns the limit off" },
   { name: "TRUST_PROXY", default: "false", why: "take the client address from X-Forwarded-For (only behind a proxy you run)" },
-  { name: "REDIS_URL", default: "", why: "shared rate-limit store for several replicas" },
   { name: "DOWNLOAD_MAX_BYTES", default: "2147483648", why: "cap on the total size of one zip download (2 GiB)" },
   { name: "USER_AGENT", default: "asset-search/0.1 (+https://github.com/asset-search/asset-search)", why: "names the project to upstream sites; Poly Haven requires a descriptive one" },
   { name: "HTTP_CACHE_TTL_MS", default: "300000", why: "how long upstream responses are cached (5 minutes)" },
@@ -59,7 +58,6 @@ export interface Config {
   replayDir: string | undefined;
   rateLimitPerMinute: number;
   trustProxy: boolean;
-  redisUrl: string | undefined;
   downloadMaxBytes: number;
   userAgent: string;
   cacheTtlMs: number;
@@ -88,7 +86,6 @@ export function loadConfig(env: Env = process.env): Config {
     replayDir: opt("ASSET_SERVER_REPLAY"),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE"),
     trustProxy: ["1", "true", "yes"].includes(read(env, "TRUST_PROXY").toLowerCase()),
-    redisUrl: opt("REDIS_URL"),
     downloadMaxBytes: int(env, "DOWNLOAD_MAX_BYTES"),
     userAgent: read(env, "USER_AGENT"),
     cacheTtlMs: int(env, "HTTP_CACHE_TTL_MS"),
