@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { searchAll } from "../core/search.ts";
+import { AssetIndex } from "../core/search-index.ts";
+import { SearchParams, SearchResponse, type Asset } from "../core/schemas/index.ts";
+import type { Source } from "../core/source.ts";
+import { replayRuntime } from "./helpers/replay.ts";
+
+/**
+ * Synthetic live sources for the fan-out: each asks one URL of its own through the real client,
+ * and the replay dispatcher answers it with the scripted delay or fault of the test.
+ */
+function fakeSource(id: string): Source {
+  return {
+    id,
+    name: `Fake ${id}`,
+    homepage: `https://${id}.example/`,
+    description: "synthetic source for fan-out tests",
+    assetTypes: ["model"],
+    access: "api",
+    pricing: "free",
+    supportsDownload: true,
+    mode: "live",
+    searchUrl: (q) => `https://${id}.example/search?q=${encodeURIComponent(q.q)}`,
+    async search(q, ctx) {
+      const body = await ctx.http.getJson<{ items: { slug: string; name: string }[] }>(
+        `https://api.${id}.example/search?q=${encodeURIComponent(q.q)}&offset=${q.offset}`,
+        { signal: ctx.signal },
+      );
+      if (!Array.isArray(body.items)) throw new Error(`${id}: answer has no items`);
+      const assets: Asset[] = body.items.map((it) => ({
+        id: `${id}:${it.slug}`,
+        provider: id,
+        nativeId: it.slug,
+        title: it.name,
+        type: "model",
+        tags: [],
+        url: `https://${id}.example/a/${it.slug}`,
+        downloadable: true,
+        price: { free: true },
+      }));
+      return { assets, total: assets.length };
+    },
+  };
+}
+
+const items = (...names: string[]) => JSON.stringify({ items: names.map((n) => ({ slug: n.toLowerCase().replace(/ /g, "-"), name: n })) });
+
+function setup(env: Record<string, string> = {}) {
+  const runtime = replayRuntime({ env: { SOURCE_TIMEOUT_MS: "300", SEARCH_DEADLINE_MS: "2000", ...env } });
+  const sources = ["alpha", "beta", "gamma"].map(fakeSource);
+  const breakers = new BreakerRegistry(3, 60_000);
+  const run = async (q = "tree", offset = 0) => {
+    const params = SearchParams.parse({ q, offset: String(offset) });
+    const started = performance.now();
+    const res = SearchResponse.parse(await searchAll(params, { sources, index: AssetIndex.empty(), runtime, breakers }));
+    return { res, ms: performance.now() - started, line: (id: string) => res.providers.find((p) => p.provider === id)! };
+  };
+  const answer = (id: string, extra: Record<string, unknown> = {}, q = "tree", offset = 0) =>
+    runtime.replay.add({ url: `https://api.${id}.example/search?q=${q}&offset=${offset}`, body: items("Oak Tree", "Pine Tree"), ...extra });
+  return { runtime, run, answer };
+}
+
+describe("live fan-out", () => {
+  it("merges every source's results with an ok line each", async () => {
+    const { run, answer } = setup();
+    for (const id of ["alpha", "beta", "gamma"]) answer(id);
+    const { res, line } = await run();
+    expect(res.results).toHaveLength(6);
+    expect(line("beta")).toMatchObject({ status: "ok", count: 2, total: 2 });
+  });
+
+  it("a source past its timeout is reported as timeout and does not hold the others back", async () => {
+    const { run, answer } = setup();
+    answer("alpha");
+    answer("beta", { delayMs: 5000 });
+    answer("gamma", { fault: "hang" });
+    const { res, ms, line } = await run();
+    expect(line("alpha").status).toBe("ok");
+    expect(line("beta")).toMatchObject({ status: "timeout", count: 0, error: "no answer within 300 ms" });
+    expect(line("gamma").status).toBe("timeout");
+    expect(res.results.map((r) => r.provider)).toEqual(["alpha", "alpha"]);
+    expect(ms).toBeLessThan(300 + 700);
+  });
+
+  it("HTTP 500, malformed JSON, a changed shape and a reset are errors naming the source", async () => {
+    const { run, answer } = setup();
+    answer("alpha", { status: 500, body: "boom" });
+    answer("beta", { body: "<html>not json</html>" });
+    answer("gamma", { fault: "reset" });
+    const first = await run();
+    expect(first.line("alpha")).toMatchObject({ status: "error", error: expect.stringMatching(/^alpha: .*answered HTTP 500/) });
+    expect(first.line("beta")).toMatchObject({ status: "error", error: expect.stringMatching(/^beta: .*did not answer valid JSON/) });
+    expect(first.line("gamma")).toMatchObject({ status: "error", error: expect.stringMatching(/^gamma: .*connection reset/) });
+    answer("alpha", { body: JSON.stringify({ results: [] }) }, "rock");
+    const changed = await run("rock");
+    expect(changed.line("alpha")).toMatchObject({ status: "error", error: "alpha: alpha: answer has no items" });
+    expect(changed.res.results).toEqual([]);
+  });
+
+  it("opens the breaker after repeated failures, skips while cooling down, and closes after a good probe", async () => {
+    let now = 0;
+    const runtime = replayRuntime({ env: { SOURCE_TIMEOUT_MS: "300", HTTP_CACHE_TTL_MS: "0" } });
+    const sources = [fakeSource("alpha")];
+    const breakers = new BreakerRegistry(3, 60_000, () => now);
+    const run = async () =>
+      (await searchAll(SearchParams.parse({ q: "tree" }), { sources, index: AssetIndex.empty(), runtime, breakers })).providers[0]!;
+    runtime.replay.add({ url: "https://api.alpha.example/search?q=tree&offset=0", status: 500, body: "down" });
+    for (let i = 0; i < 3; i++) expect((await run()).status).toBe("error");
+    const asked = runtime.replay.requested.length;
+    expect(await run()).toMatchObject({ status: "skipped", error: "cooling down after repeated failures" });
+    expect(runtime.replay.requested.length).toBe(asked);
+    now = 61_000;
+    runtime.replay.add({ url: "https://api.alpha.example/search?q=tree&offset=0", body: items("Oak Tree") });
+    expect(await run()).toMatchObject({ status: "ok", count: 1 });
+    expect(breakers.for("alpha").state).toBe("closed");
+  });
+
+  it("pages each live source by its own offset", async () => {
+    const { run, answer, runtime } = setup();
+    for (const id of ["alpha", "beta", "gamma"]) answer(id);
+    for (const id of ["alpha", "beta", "gamma"])
+      runtime.replay.add({ url: `https://api.${id}.example/search?q=tree&offset=2`, body: items("Birch Tree") });
+    const one = await run("tree", 0);
+    const two = await run("tree", 2);
+    expect(runtime.replay.requested).toContain("https://api.beta.example/search?q=tree&offset=2");
+    const firstIds = new Set(one.res.results.map((r) => r.id));
+    expect(two.res.results.filter((r) => firstIds.has(r.id))).toEqual([]);
+  });
+});

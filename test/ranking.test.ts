@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { dedupe } from "../core/dedupe.ts";
+import { rank, type RankCandidate } from "../core/ranking.ts";
+import type { Asset } from "../core/schemas/index.ts";
+
+/** Synthetic assets: only the fields the ranker and de-duplicator read. */
+const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
+  id: `${provider}:${slug}`,
+  provider,
+  nativeId: slug,
+  title: slug,
+  type: "model",
+  tags: [],
+  url: `https://${provider}.example/${slug}`,
+  downloadable: false,
+  ...extra,
+});
+
+const candidates = (assets: Asset[]): RankCandidate[] =>
+  assets.map((a, i, all) => ({ asset: a, sourceRank: all.filter((b, j) => j < i && b.provider === a.provider).length, sourceCount: all.filter((b) => b.provider === a.provider).length }));
+
+describe("rank", () => {
+  it("puts the title match first and scores in 0..1, best first", () => {
+    const out = rank(
+      candidates([asset("a", "rock", { title: "Mossy Rock", description: "a tree nearby" }), asset("b", "tree", { title: "Oak Tree", tags: ["tree"] })]),
+      { q: "tree", types: [] },
+    );
+    expect(out.map((a) => a.id)).toEqual(["b:tree", "a:rock"]);
+    expect(out.every((a) => a.score! >= 0 && a.score! <= 1)).toBe(true);
+    expect(out[0]!.score!).toBeGreaterThan(out[1]!.score!);
+  });
+
+  it("prefers the exact type, then free and downloadable", () => {
+    const out = rank(
+      candidates([
+        asset("a", "tree-sprite", { title: "Tree", type: "sprite" }),
+        asset("b", "tree-model", { title: "Tree" }),
+        asset("c", "tree-free", { title: "Tree", downloadable: true, price: { free: true } }),
+      ]),
+      { q: "tree", types: ["model"] },
+    );
+    expect(out.map((a) => a.id)).toEqual(["c:tree-free", "b:tree-model", "a:tree-sprite"]);
+  });
+
+  it("keeps one source from filling the page and breaks ties by id", () => {
+    const many = ["t1", "t2", "t3", "t4"].map((s) => asset("big", s, { title: "Tree" }));
+    const out = rank(candidates([...many, asset("small", "t9", { title: "Tree" })]), { q: "tree", types: [] });
+    expect(out.findIndex((a) => a.provider === "small")).toBeLessThan(3);
+    const tie = rank(candidates([asset("x", "b", { title: "Tree" }), asset("y", "a", { title: "Tree" })]), { q: "tree", types: [] });
+    expect(tie[0]!.score).toBe(tie[1]!.score);
+    expect(tie.map((a) => a.id)).toEqual(["x:b", "y:a"]);
+  });
+});
+
+describe("dedupe", () => {
+  it("collapses the same title and author across sources: direct download wins, then api", () => {
+    const kenney = asset("kenney", "nature-kit", { title: "Nature Kit", author: "Kenney", downloadable: true });
+    const itch = asset("itchio", "kenney~nature-kit", { title: "Nature Kit", author: "Kenney" });
+    const oga = asset("opengameart", "nature-kit", { title: "Nature Kit!", author: "kenney" });
+    const out = dedupe([
+      { asset: itch, access: "scrape" },
+      { asset: oga, access: "scrape" },
+      { asset: kenney, access: "scrape" },
+    ]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.asset.id).toBe("kenney:nature-kit");
+    expect(out[0]!.asset.alsoOn).toEqual([
+      { id: "itchio:kenney~nature-kit", provider: "itchio", url: "https://itchio.example/kenney~nature-kit" },
+      { id: "opengameart:nature-kit", provider: "opengameart", url: "https://opengameart.example/nature-kit" },
+    ]);
+    const apiWins = dedupe([
+      { asset: asset("s", "x", { title: "Chair", author: "Ann" }), access: "scrape" },
+      { asset: asset("p", "x", { title: "Chair", author: "Ann" }), access: "api" },
+    ]);
+    expect(apiWins[0]!.asset.id).toBe("p:x");
+  });
+
+  it("collapses the same thumbnail, and keeps same-titled assets of different authors apart", () => {
+    const thumb = "https://cdn.example/t.png";
+    expect(dedupe([
+      { asset: asset("a", "1", { thumbnailUrl: `${thumb}?w=256` }), access: "api" },
+      { asset: asset("b", "2", { thumbnailUrl: thumb }), access: "api" },
+    ])).toHaveLength(1);
+    expect(dedupe([
+      { asset: asset("a", "1", { title: "Tree", author: "Ann" }), access: "api" },
+      { asset: asset("b", "2", { title: "Tree", author: "Bob" }), access: "api" },
+      { asset: asset("c", "3", { title: "Tree" }), access: "api" },
+    ])).toHaveLength(3);
+  });
+});
