@@ -16,6 +16,12 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
   /** DNS lookup under the address guard; tests inject answers here. */
   lookup?: LookupFunction;
+  /**
+   * TESTS ONLY, default false. Turns the address guard off (IP literals, redirect hops and DNS
+   * answers) so a test can reach a `node:http` server on 127.0.0.1 through the real undici Agent.
+   * Never set it in the service: it re-opens every SSRF hole the guard closes.
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 const MAX_REDIRECTS = 5;
@@ -32,7 +38,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const dispatcher =
     options.dispatcher ??
     new Agent({
-      connect: { timeout: config.connectTimeoutMs, lookup: guardedLookup(options.lookup as never) as never },
+      connect: {
+        timeout: config.connectTimeoutMs,
+        lookup: (options.allowPrivateAddresses ? options.lookup : guardedLookup(options.lookup as never)) as never,
+      },
       headersTimeout: config.headersTimeoutMs,
       bodyTimeout: config.bodyTimeoutMs,
       keepAliveTimeout: 10_000,
@@ -43,9 +52,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   /** One GET, following redirects by hand so every hop passes the address guard. */
   async function open(url: string, opts: RequestOptions, signal: AbortSignal | undefined): Promise<Raw> {
     let current = url;
+    let extraHeaders = opts.headers ?? {};
     for (let hop = 0; ; hop++) {
       try {
-        assertPublicUrl(current);
+        if (!options.allowPrivateAddresses) assertPublicUrl(current);
       } catch (err) {
         if (err instanceof BlockedAddressError) throw new UpstreamError(err.message, current, "blocked");
         throw err;
@@ -56,7 +66,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           method: "GET",
           dispatcher,
           signal,
-          headers: { "user-agent": config.userAgent, accept: "*/*", ...opts.headers },
+          headers: { "user-agent": config.userAgent, accept: "*/*", ...extraHeaders },
         });
       } catch (err) {
         throw toUpstreamError(err, current, signal);
@@ -65,7 +75,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (res.statusCode >= 300 && res.statusCode < 400 && headers.location) {
         res.body.resume();
         if (hop >= MAX_REDIRECTS) throw new UpstreamError(`too many redirects from ${url}`, current, "http", res.statusCode);
-        current = new URL(headers.location, current).href;
+        let next: URL;
+        try {
+          next = new URL(headers.location, current);
+        } catch {
+          throw new UpstreamError(`${current} redirected to an invalid URL: ${headers.location}`, current, "http", res.statusCode);
+        }
+        // A key or session for one site must not follow a redirect to another.
+        if (next.origin !== new URL(current).origin) extraHeaders = withoutCredentials(extraHeaders);
+        current = next.href;
         continue;
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
@@ -78,34 +96,41 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   /** Runs `attempt` with bounded retries of transient failures, honouring Retry-After. */
-  function withRetries<T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    return pRetry(
-      async () => {
-        try {
-          return await attempt();
-        } catch (err) {
-          if (err instanceof UpstreamError && isTransient(err)) throw err;
-          throw new AbortError(err as Error);
-        }
-      },
-      {
-        retries: config.retries,
-        minTimeout: 200,
-        factor: 2,
-        signal,
-        onFailedAttempt: async ({ error }) => {
-          const wait = (error as UpstreamError).retryAfterSeconds;
-          if (wait === undefined) return;
-          if (wait * 1000 > MAX_RETRY_AFTER_MS) throw error;
-          await new Promise((r) => setTimeout(r, wait * 1000));
+  async function withRetries<T>(url: string, attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    try {
+      return await pRetry(
+        async () => {
+          try {
+            return await attempt();
+          } catch (err) {
+            if (err instanceof UpstreamError && isTransient(err)) throw err;
+            throw new AbortError(err as Error);
+          }
         },
-      },
-    );
+        {
+          retries: config.retries,
+          minTimeout: 200,
+          factor: 2,
+          signal,
+          onFailedAttempt: async ({ error, retriesLeft }) => {
+            const wait = (error as UpstreamError).retryAfterSeconds;
+            // No retry left: nothing to wait for, the error goes back now.
+            if (wait === undefined || retriesLeft === 0) return;
+            if (wait * 1000 > MAX_RETRY_AFTER_MS) throw error;
+            await sleep(wait * 1000, signal);
+          },
+        },
+      );
+    } catch (err) {
+      // p-retry rejects with the signal's reason (a DOMException) when the deadline or the caller
+      // ends a back-off or Retry-After wait; callers only ever see UpstreamError.
+      throw toUpstreamError(err, url, signal);
+    }
   }
 
   async function fetchText(url: string, opts: RequestOptions): Promise<TextResponse> {
     const signal = deadline(opts);
-    return withRetries(async () => {
+    return withRetries(url, async () => {
       const raw = await open(url, opts, signal);
       try {
         const text = await readText(raw.body);
@@ -149,7 +174,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
     async stream(url, opts = {}): Promise<StreamResponse> {
       const signal = deadline(opts);
-      const raw = await withRetries(() => open(url, opts, signal), signal);
+      const raw = await withRetries(url, () => open(url, opts, signal), signal);
       const length = Number(raw.headers["content-length"]);
       return { ...raw, ...(Number.isFinite(length) && raw.headers["content-length"] ? { sizeBytes: length } : {}) };
     },
@@ -167,6 +192,28 @@ function deadline(opts: RequestOptions): AbortSignal | undefined {
     (s): s is AbortSignal => s !== undefined,
   );
   return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie"]);
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
 }
 
 function isTransient(err: UpstreamError): boolean {

@@ -18,10 +18,13 @@ export const ReplayEntry = z.object({
   /** reset: the connection drops before headers; hang: never answers (until aborted);
    *  truncate: half the body, then the connection drops. */
   fault: z.enum(["reset", "hang", "truncate"]).optional(),
+  /** Answer only the next `times` requests, then step aside for the next entry of the same URL
+   *  (a 503 then a 200 …). Without it the entry answers for ever. See `add`. */
+  times: z.int().min(1).optional(),
   note: z.string().optional(),
 });
 export type ReplayEntryInput = z.input<typeof ReplayEntry>;
-type Entry = z.output<typeof ReplayEntry> & { bytes: Buffer };
+type Entry = z.output<typeof ReplayEntry> & { bytes: Buffer; left?: number };
 
 const Manifest = z.object({ note: z.string().optional(), entries: z.array(ReplayEntry) });
 
@@ -50,11 +53,14 @@ export class ReplayMissError extends Error {
  * An unrecorded request fails like a network error that names the URL.
  */
 export class ReplayDispatcher extends Dispatcher {
-  private readonly entries = new Map<string, Entry>();
+  /** Per method + URL: the entries with `times` in the order added, then at most one standing entry. */
+  private readonly entries = new Map<string, Entry[]>();
   /** Every URL asked, in order: tests assert the exact upstream URLs with it. */
   readonly requested: string[] = [];
+  /** Every request, in order, with its headers (names lower-cased): tests assert what was sent. */
+  readonly log: { method: string; url: string; headers: Record<string, string> }[] = [];
 
-  /** Loads every `manifest.json` below `dir`. A later entry for the same URL replaces an earlier one. */
+  /** Loads every `manifest.json` below `dir`. A later entry for the same URL replaces an earlier one (entries with `times` queue up instead: see `add`). */
   static fromDirectory(dir: string): ReplayDispatcher {
     const replay = new ReplayDispatcher();
     for (const path of manifestPaths(dir)) {
@@ -64,21 +70,35 @@ export class ReplayDispatcher extends Dispatcher {
     return replay;
   }
 
+  /**
+   * Adds an entry. Entries of the same method + URL form a queue: entries with `times` answer
+   * first, in the order added, each for its `times` requests; then the standing entry (no
+   * `times`) answers every later request. A standing entry replaces an earlier standing one (so a
+   * later manifest wins). Once the queue is used up with no standing entry, requests miss.
+   */
   add(input: ReplayEntryInput, baseDir = "."): this {
     const entry = ReplayEntry.parse(input);
     const bytes = entry.file ? readFileSync(join(baseDir, entry.file)) : Buffer.from(entry.body ?? "");
-    this.entries.set(keyOf(entry.method, entry.url), { ...entry, bytes });
+    const key = keyOf(entry.method, entry.url);
+    const queue = this.entries.get(key) ?? [];
+    const limited = queue.filter((e) => e.times !== undefined);
+    const standing = queue.filter((e) => e.times === undefined);
+    const added: Entry = { ...entry, bytes, ...(entry.times !== undefined ? { left: entry.times } : {}) };
+    this.entries.set(key, entry.times === undefined ? [...limited, added] : [...limited, added, ...standing]);
     return this;
   }
 
   has(url: string, method = "GET"): boolean {
-    return this.entries.has(keyOf(method, url));
+    return (this.entries.get(keyOf(method, url))?.length ?? 0) > 0;
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const url = new URL(options.path, String(options.origin)).href;
     this.requested.push(url);
-    const entry = this.entries.get(keyOf(options.method, url));
+    this.log.push({ method: options.method, url, headers: headerRecord(options.headers) });
+    const queue = this.entries.get(keyOf(options.method, url));
+    const entry = queue?.[0];
+    if (entry?.left !== undefined && --entry.left === 0) queue?.shift();
     void this.respond(url, entry, handler);
     return true;
   }
@@ -109,6 +129,19 @@ export class ReplayDispatcher extends Dispatcher {
 
   override async close(): Promise<void> {}
   override async destroy(): Promise<void> {}
+}
+
+/** The request headers undici hands a dispatcher (object, flat array or pairs) as one lower-cased record. */
+function headerRecord(headers: Dispatcher.DispatchOptions["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) out[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
+    return out;
+  }
+  const pairs = Symbol.iterator in headers ? [...(headers as Iterable<[string, unknown]>)] : Object.entries(headers);
+  for (const [k, v] of pairs) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : String(v);
+  return out;
 }
 
 const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
