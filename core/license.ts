@@ -1,6 +1,6 @@
 import type { License } from "./schemas/index.ts";
 
-/** Known licences, keyed by SPDX id (or our own id where SPDX has none). */
+/** Known licences, keyed by SPDX id (or our own id where SPDX has none, and then without `spdx`). */
 export const LICENSES = {
   "CC0-1.0": {
     name: "CC0 1.0 Universal (public domain dedication)",
@@ -100,14 +100,37 @@ export const LICENSES = {
     attributionRequired: true,
     spdx: "GPL-2.0-only",
   },
+  "LGPL-3.0": {
+    name: "GNU Lesser General Public License 3.0",
+    url: "https://www.gnu.org/licenses/lgpl-3.0.html",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "LGPL-3.0-only",
+  },
+  "LGPL-2.1": {
+    name: "GNU Lesser General Public License 2.1",
+    url: "https://www.gnu.org/licenses/old-licenses/lgpl-2.1.html",
+    commercialUse: true,
+    attributionRequired: true,
+    spdx: "LGPL-2.1-only",
+  },
+  // OpenGameArt's own attribution licences have no SPDX id.
   "OGA-BY-3.0": {
     name: "OpenGameArt Attribution 3.0 (OGA-BY 3.0)",
     url: "https://opengameart.org/content/oga-by-30-faq",
     commercialUse: true,
     attributionRequired: true,
-    spdx: "OGA-BY-3.0",
+  },
+  "OGA-BY-4.0": {
+    name: "OpenGameArt Attribution 4.0 (OGA-BY 4.0)",
+    url: "https://opengameart.org/content/oga-by-40",
+    commercialUse: true,
+    attributionRequired: true,
   },
 } as const satisfies Record<string, License>;
+
+/** The key a licence is counted under in a census: its SPDX id, else its name. */
+export const licenseKey = (l: License): string => l.spdx ?? l.name;
 
 export type LicenseId = keyof typeof LICENSES;
 
@@ -124,12 +147,15 @@ const PATTERNS: Array<[RegExp, LicenseId]> = [
   [/by[-_ ]?nd\b|by-nd\/|attribution[- ]noderiv/i, "CC-BY-ND-4.0"],
   [/by[-_ ]?sa[-_ /]*3|attribution[- ]sharealike 3/i, "CC-BY-SA-3.0"],
   [/by[-_ ]?sa\b|by-sa\/|attribution[- ]sharealike/i, "CC-BY-SA-4.0"],
+  [/oga[-_ ]?by[-_ ]?4/i, "OGA-BY-4.0"],
   [/oga[-_ ]?by/i, "OGA-BY-3.0"],
   [/cc[-_ ]?by[-_ /]*3|by\/3\.0|attribution 3/i, "CC-BY-3.0"],
   [/cc[-_ ]?by|licenses\/by\/|creative commons attribution|^by$/i, "CC-BY-4.0"],
   [/\bofl\b|open font licen[cs]e/i, "OFL-1.1"],
   [/apache/i, "Apache-2.0"],
   [/\bmit\b/i, "MIT"],
+  [/lgpl[-_ ]?v?3/i, "LGPL-3.0"],
+  [/lgpl[-_ ]?v?2/i, "LGPL-2.1"],
   [/gpl[-_ ]?3|gpl v?3/i, "GPL-3.0"],
   [/gpl[-_ ]?2|gpl v?2/i, "GPL-2.0"],
 ];

@@ -1,0 +1,42 @@
+/**
+ * Poliigon (https://www.poliigon.com): commercial PBR textures, models and HDRIs, with a free
+ * section. The site blocks bots, so this is a link-only source: never fetched; a search answers
+ * with the same search on the site (`/search/<text>`, a section filter and the free filter).
+ */
+import type { Source, SourceQuery } from "../core/source.ts";
+import type { AssetType } from "../core/schemas/index.ts";
+
+const SITE = "https://www.poliigon.com";
+
+/** Poliigon's sections for the asked types, when they all name one. */
+const SECTIONS: Partial<Record<AssetType, string>> = {
+  texture: "textures",
+  material: "textures",
+  model: "models",
+  hdri: "hdrs",
+};
+
+function searchUrl(query: SourceQuery): string {
+  const q = query.q.trim();
+  const params = new URLSearchParams();
+  const sections = new Set(query.types.map((t) => SECTIONS[t]));
+  const section = sections.size === 1 ? [...sections][0] : undefined;
+  if (section) params.set("type", section);
+  if (query.free) params.set("is_free", "true");
+  const qs = params.toString();
+  return `${SITE}/search${q ? `/${encodeURIComponent(q)}` : ""}${qs ? `?${qs}` : ""}`;
+}
+
+export const poliigon: Source = {
+  id: "poliigon",
+  name: "Poliigon",
+  homepage: SITE,
+  description: "Commercial photoscanned PBR textures, 3D models and HDRIs with a small free section: best for high-end archviz materials. Link only.",
+  assetTypes: ["texture", "material", "model", "hdri"],
+  access: "link",
+  pricing: "freemium",
+  supportsDownload: false,
+  mode: "link",
+  unit: "assets",
+  searchUrl,
+};

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { turbosquid } from "../sources/turbosquid.ts";
+import { Provider } from "../core/schemas/index.ts";
+import { toProvider, type SourceQuery } from "../core/source.ts";
+
+const query = (over: Partial<SourceQuery> = {}): SourceQuery => ({
+  q: "sci fi crate",
+  types: [],
+  free: false,
+  downloadable: false,
+  limit: 24,
+  offset: 0,
+  ...over,
+});
+
+describe("turbosquid (link only)", () => {
+  it("builds the site's own search URL: keywords joined by hyphens in the path, free as a path segment", () => {
+    expect(turbosquid.searchUrl(query())).toBe("https://www.turbosquid.com/Search/3D-Models/sci-fi-crate");
+    expect(turbosquid.searchUrl(query({ free: true }))).toBe("https://www.turbosquid.com/Search/3D-Models/free/sci-fi-crate");
+    expect(turbosquid.searchUrl(query({ q: "Sci-Fi  Crate!", types: ["model"], free: true }))).toBe(
+      "https://www.turbosquid.com/Search/3D-Models/free/sci-fi-crate",
+    );
+    expect(turbosquid.searchUrl(query({ q: "café chair" }))).toBe("https://www.turbosquid.com/Search/3D-Models/caf%C3%A9-chair");
+    expect(turbosquid.searchUrl(query({ q: "", free: true }))).toBe("https://www.turbosquid.com/Search/3D-Models/free");
+    expect(turbosquid.searchUrl(query({ q: "" }))).toBe("https://www.turbosquid.com/Search/3D-Models");
+  });
+
+  it("is never fetched: no search, crawl, getAsset or census", () => {
+    expect(turbosquid.search).toBeUndefined();
+    expect(turbosquid.crawl).toBeUndefined();
+    expect(turbosquid.getAsset).toBeUndefined();
+    expect(turbosquid.census).toBeUndefined();
+  });
+
+  it("describes itself as a link source of models without downloads", () => {
+    expect(turbosquid).toMatchObject({
+      id: "turbosquid",
+      name: "TurboSquid",
+      homepage: "https://www.turbosquid.com",
+      access: "link",
+      mode: "link",
+      pricing: "freemium",
+      supportsDownload: false,
+      assetTypes: ["model"],
+    });
+    expect(turbosquid.key).toBeUndefined();
+    expect(Provider.parse(toProvider(turbosquid, {}))).toMatchObject({ id: "turbosquid", enabled: true, mode: "link" });
+  });
+});
