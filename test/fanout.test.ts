@@ -2,47 +2,9 @@ import { describe, expect, it } from "vitest";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { searchAll } from "../core/search.ts";
 import { AssetIndex } from "../core/search-index.ts";
-import { SearchParams, SearchResponse, type Asset } from "../core/schemas/index.ts";
-import type { Source } from "../core/source.ts";
+import { SearchParams, SearchResponse } from "../core/schemas/index.ts";
+import { fakeSource } from "./helpers/fake-source.ts";
 import { replayRuntime } from "./helpers/replay.ts";
-
-/**
- * Synthetic live sources for the fan-out: each asks one URL of its own through the real client,
- * and the replay dispatcher answers it with the scripted delay or fault of the test.
- */
-function fakeSource(id: string): Source {
-  return {
-    id,
-    name: `Fake ${id}`,
-    homepage: `https://${id}.example/`,
-    description: "synthetic source for fan-out tests",
-    assetTypes: ["model"],
-    access: "api",
-    pricing: "free",
-    supportsDownload: true,
-    mode: "live",
-    searchUrl: (q) => `https://${id}.example/search?q=${encodeURIComponent(q.q)}`,
-    async search(q, ctx) {
-      const body = await ctx.http.getJson<{ items: { slug: string; name: string }[] }>(
-        `https://api.${id}.example/search?q=${encodeURIComponent(q.q)}&offset=${q.offset}`,
-        { signal: ctx.signal },
-      );
-      if (!Array.isArray(body.items)) throw new Error(`${id}: answer has no items`);
-      const assets: Asset[] = body.items.map((it) => ({
-        id: `${id}:${it.slug}`,
-        provider: id,
-        nativeId: it.slug,
-        title: it.name,
-        type: "model",
-        tags: [],
-        url: `https://${id}.example/a/${it.slug}`,
-        downloadable: true,
-        price: { free: true },
-      }));
-      return { assets, total: assets.length };
-    },
-  };
-}
 
 const items = (...names: string[]) => JSON.stringify({ items: names.map((n) => ({ slug: n.toLowerCase().replace(/ /g, "-"), name: n })) });
 
