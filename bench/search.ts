@@ -1,0 +1,91 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import autocannon from "autocannon";
+import { toNodeHandler } from "h3";
+import { request } from "undici";
+import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { rank } from "../core/ranking.ts";
+import { loadConfig } from "../core/config.ts";
+import { createRuntime } from "../core/runtime.ts";
+import { ReplayDispatcher } from "../core/http/replay.ts";
+import type { H3 } from "h3";
+import type { Source } from "../core/source.ts";
+import { createApp } from "../server/app.ts";
+import { loadPublished } from "../server/published.ts";
+import { polyhaven } from "../sources/polyhaven.ts";
+import { fakeSource } from "../test/helpers/fake-source.ts";
+
+const QUERIES = ["rock", "wood floor", "brick wall", "arm chair", "sand", "metal plate", "concrete", "bark"];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function listen(app: H3): Promise<{ base: string; close: () => void }> {
+  const server = createServer(toNodeHandler(app));
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return { base: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+async function timeGet(url: string): Promise<number> {
+  const started = performance.now();
+  const res = await request(url);
+  await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}`);
+  return performance.now() - started;
+}
+
+function appWith(sources: readonly Source[], replay: ReplayDispatcher, env: Record<string, string> = {}) {
+  const runtime = createRuntime(loadConfig({ RATE_LIMIT_PER_MINUTE: "0", HTTP_CACHE_TTL_MS: "0", ...env }), { replay });
+  return createApp({ runtime, sources, published: loadPublished("data"), breakers: new BreakerRegistry() });
+}
+
+/** Index-only search through HTTP versus the same MiniSearch query and ranking in process. */
+async function serverOverhead(rounds: number) {
+  const published = loadPublished("data");
+  const server = await listen(appWith([polyhaven], new ReplayDispatcher()));
+  const http: number[] = [];
+  const inProcess: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const q = QUERIES[i % QUERIES.length]!;
+    http.push(await timeGet(`${server.base}/v1/search?q=${encodeURIComponent(q)}&providers=polyhaven`));
+    const started = performance.now();
+    const hits = published.index.search(q, { providers: new Set(["polyhaven"]) });
+    rank(hits.slice(0, 24).map((h, r) => ({ asset: h.asset, sourceRank: r, sourceCount: 24 })), { q, types: [] });
+    inProcess.push(performance.now() - started);
+  }
+  server.close();
+  return { httpMedianMs: median(http), inProcessMedianMs: median(inProcess), ratio: median(http) / median(inProcess) };
+}
+
+/** Five live sources, each delayed D ms by replay: end-to-end median divided by D (1 = perfectly parallel). */
+async function fanOut(delayMs: number, rounds: number) {
+  const ids = ["alpha", "beta", "gamma", "delta", "epsilon"];
+  const replay = new ReplayDispatcher();
+  for (const id of ids) {
+    for (let i = 0; i < rounds; i++) {
+      replay.add({ url: `https://api.${id}.example/search?q=tree${i}&offset=0`, body: JSON.stringify({ items: [{ slug: `t${i}`, name: `Tree ${i}` }] }), delayMs });
+    }
+  }
+  const server = await listen(appWith(ids.map(fakeSource), replay, { SOURCE_TIMEOUT_MS: String(delayMs * 10) }));
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) times.push(await timeGet(`${server.base}/v1/search?q=tree${i}`));
+  server.close();
+  return { sources: ids.length, delayMs, medianMs: median(times), ratio: median(times) / delayMs };
+}
+
+/** Requests per second of index-only searches on loopback. */
+async function throughput(seconds: number) {
+  const server = await listen(appWith([polyhaven], new ReplayDispatcher()));
+  const result = await autocannon({ url: `${server.base}/v1/search?q=rock&providers=polyhaven`, connections: 10, duration: seconds });
+  server.close();
+  return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+}
+
+export async function benchSearch() {
+  return {
+    serverOverhead: await serverOverhead(200),
+    fanOut: await fanOut(200, 9),
+    throughput: await throughput(5),
+  };
+}
