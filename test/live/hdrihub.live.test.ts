@@ -1,0 +1,28 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../core/config.ts";
+import { createRuntime } from "../../core/runtime.ts";
+import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
+import { hdrihub } from "../../sources/hdrihub.ts";
+
+// Hits the real www.hdri-hub.com through the real client. Runs only with LIVE=1.
+describe.runIf(process.env.LIVE === "1")("hdrihub (live)", () => {
+  const runtime = createRuntime(loadConfig({ ...process.env, ASSET_SERVER_REPLAY: "" }));
+  const ctx = runtime.context();
+  afterAll(() => runtime.http.close());
+
+  it("searches into valid assets", async () => {
+    const result = await hdrihub.search!({ q: "garage", types: [], free: false, downloadable: false, limit: 10, offset: 0 }, ctx);
+    expect(result.assets.length).toBeGreaterThan(0);
+    for (const asset of result.assets) Asset.parse(asset);
+  });
+
+  it("gets a product with purchase links per resolution", async () => {
+    const result = await hdrihub.search!({ q: "sky", types: ["hdri"], free: false, downloadable: false, limit: 1, offset: 0 }, ctx);
+    const details = AssetDetails.parse(await hdrihub.getAsset!(result.assets[0]!.nativeId, ctx));
+    expect(details.files.every((f) => f.requiresAuth)).toBe(true);
+  });
+
+  it("counts the HDRI category", async () => {
+    expect(SourceCensus.parse(await hdrihub.census!(ctx)).total).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { quaternius } from "../sources/quaternius.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { licenseById } from "../core/license.ts";
+import { UpstreamError } from "../core/http/types.ts";
+import type { SourceQuery } from "../core/source.ts";
+import { replayContext } from "./helpers/replay.ts";
+
+// Recorded responses: test/fixtures/quaternius/manifest.json (real pages; the home page is an
+// upstream excerpt of 8 cards, the first of which is the Patreon card, not a pack).
+
+const NOW = new Date("2026-11-22T00:00:00Z");
+const HOME = "https://quaternius.com/";
+
+const query = (q: string, types: SourceQuery["types"] = []): SourceQuery => ({
+  q,
+  types,
+  free: false,
+  downloadable: false,
+  limit: 24,
+  offset: 0,
+});
+
+describe("quaternius: metadata", () => {
+  it("is an indexed, free scrape source of model packs without direct downloads", () => {
+    expect(quaternius).toMatchObject({
+      id: "quaternius",
+      name: "Quaternius",
+      homepage: HOME,
+      mode: "indexed",
+      access: "scrape",
+      pricing: "free",
+      supportsDownload: false,
+      unit: "packs",
+    });
+    // No site-wide licence: most packs are CC0, some are under the artist's own QAL.
+    expect(quaternius.license).toBeUndefined();
+    expect([...quaternius.assetTypes].sort()).toEqual(["model", "pack"]);
+  });
+});
+
+describe("quaternius: crawl", () => {
+  it("reads the home page once and keeps only the pack cards", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const assets = await quaternius.crawl!(ctx);
+
+    expect(replay.requested).toEqual([HOME]);
+    expect(assets.map((a) => a.nativeId)).toEqual([
+      "bestiarydungeonmonsterskit",
+      "downtowncitymegakit",
+      "stylizedtree",
+      "ultimatenature",
+      "cars",
+      "animatedzombie",
+      "animatedwoman",
+    ]);
+    for (const asset of assets) expect(Asset.parse(asset)).toStrictEqual(asset);
+  });
+
+  it("maps a card field by field (licence unknown until the pack page is read)", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const assets = await quaternius.crawl!(ctx);
+    expect(assets.find((a) => a.nativeId === "ultimatenature")).toStrictEqual({
+      id: "quaternius:ultimatenature",
+      provider: "quaternius",
+      nativeId: "ultimatenature",
+      title: "Ultimate Nature Pack",
+      type: "model",
+      tags: ["Nature", "Trees", "Ultimate"],
+      url: "https://quaternius.com/packs/ultimatenature.html",
+      thumbnailUrl: "https://quaternius.com/assets/images/thumbnails/ultimatenature.jpg",
+      author: "Quaternius",
+      price: { free: true },
+      downloadable: false,
+    });
+    const zombie = assets.find((a) => a.nativeId === "animatedzombie")!;
+    expect(zombie).toMatchObject({ title: "Animated Zombie Pack", animated: true, thumbnailUrl: "https://quaternius.com/assets/images/thumbnails/zombie.jpg" });
+    expect(assets.find((a) => a.nativeId === "bestiarydungeonmonsterskit")).toMatchObject({ rigged: true, tags: ["Rigged", "Retargetable"] });
+  });
+
+  it("rejects a changed home page with a message naming the source", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    replay.add({ url: HOME, body: "<html>changed</html>" });
+    await expect(quaternius.crawl!(ctx)).rejects.toThrow(/^quaternius: /);
+  });
+});
+
+describe("quaternius: getAsset", () => {
+  it("reads a CC0 pack: formats, flags, release month and a Google Drive link that needs a browser", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const details = await quaternius.getAsset!("ultimatenature", ctx);
+
+    expect(replay.requested).toEqual(["https://quaternius.com/packs/ultimatenature.html"]);
+    expect(AssetDetails.parse(details)).toStrictEqual(details);
+    expect(details).toStrictEqual({
+      id: "quaternius:ultimatenature",
+      provider: "quaternius",
+      nativeId: "ultimatenature",
+      title: "Ultimate Nature Pack",
+      description: "The ultimate nature pack, 150 models with everything you need! in FBX, OBJ and Blend formats.",
+      type: "model",
+      tags: [],
+      url: "https://quaternius.com/packs/ultimatenature.html",
+      thumbnailUrl: "https://quaternius.com/assets/images/fullres/ultimatenature.jpg",
+      author: "Quaternius",
+      license: licenseById("CC0-1.0"),
+      price: { free: true },
+      formats: ["fbx", "obj", "blend"],
+      animated: false,
+      downloadable: false,
+      createdAt: "2019-06",
+      files: [
+        {
+          url: "https://drive.google.com/drive/folders/1-Kl0L_Jg8awbh0S5T-z3zxh4mVlnxTpa?usp=sharing",
+          filename: "ultimatenature-google-drive",
+          format: "page",
+          group: "archive",
+          requiresAuth: true,
+        },
+      ],
+    });
+  });
+
+  it("keeps an unknown licence (QAL) by its name, with no flags, and links the itch.io page", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const details = await quaternius.getAsset!("bestiarydungeonmonsterskit", ctx);
+    expect(AssetDetails.parse(details)).toStrictEqual(details);
+    expect(details!.license).toStrictEqual({ name: "QAL", url: "https://quaternius.com/license.html" });
+    expect(details).toMatchObject({
+      title: "Bestiary - Dungeon Monsters Kit",
+      description:
+        "The Bestiary - Dungeon Monsters Kit includes 7 different game-ready enemy models with weapons, each with 3 different color variations, rigged with a Humanoid rig allowing easy retargeting in any engine and with optimized low poly topology.",
+      formats: ["fbx", "obj", "blend", "gltf"],
+      createdAt: "2026-08",
+      downloadable: false,
+    });
+    expect(details!.files).toStrictEqual([
+      {
+        url: "https://quaternius.itch.io/bestiary-dungeon-monsters-kit",
+        filename: "bestiarydungeonmonsterskit-itch-io",
+        format: "page",
+        group: "archive",
+        requiresAuth: true,
+      },
+    ]);
+  });
+
+  it("answers null for an unknown pack (404) and for a slug that is no slug, without asking", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    replay.add({ url: "https://quaternius.com/packs/nosuchpack.html", status: 404, body: "<html>404</html>" });
+    expect(await quaternius.getAsset!("nosuchpack", ctx)).toBeNull();
+    expect(await quaternius.getAsset!("../secret", ctx)).toBeNull();
+    expect(replay.requested).toEqual(["https://quaternius.com/packs/nosuchpack.html"]);
+  });
+
+  it("rejects a changed pack page with a message naming the source", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    replay.add({ url: "https://quaternius.com/packs/ultimatenature.html", body: "<html>changed</html>" });
+    await expect(quaternius.getAsset!("ultimatenature", ctx)).rejects.toThrow(/^quaternius: /);
+  });
+
+  it("lets other upstream failures propagate", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    replay.add({ url: "https://quaternius.com/packs/ultimatenature.html", status: 503, body: "busy" });
+    const err = await quaternius.getAsset!("ultimatenature", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect((err as UpstreamError).status).toBe(503);
+  });
+});
+
+describe("quaternius: census", () => {
+  it("counts the pack cards of the home page", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const census = await quaternius.census!(ctx);
+
+    expect(replay.requested).toEqual([HOME]);
+    expect(SourceCensus.parse(census)).toStrictEqual(census);
+    expect(census).toMatchObject({
+      id: "quaternius",
+      name: "Quaternius",
+      homepage: HOME,
+      total: 7,
+      free: 7,
+      byType: { model: 7 },
+      unit: "packs",
+      highlights: [{ label: "New pack", title: "Bestiary - Dungeon Monsters Kit", url: "https://quaternius.com/packs/bestiarydungeonmonsterskit.html" }],
+      countedAt: "2026-11-22T00:00:00.000Z",
+    });
+    expect(census.byLicense).toBeUndefined();
+    expect(census.categories).toMatchObject({ Trees: 2, Animated: 2, Characters: 2, Nature: 1 });
+    expect(Object.keys(census.categories!)).toHaveLength(16);
+    expect(census.method).toMatch(/home page/);
+  });
+});
+
+describe("quaternius: searchUrl", () => {
+  it("is the home page, which filters in the browser", () => {
+    expect(quaternius.searchUrl(query("tree"))).toBe(HOME);
+    expect(quaternius.searchUrl(query("", ["model"]))).toBe(HOME);
+  });
+});
