@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
+// @ts-expect-error The Khronos validator ships no type declarations.
+import { validateBytes } from "gltf-validator";
 import type { Source } from "../core/source.ts";
 import { ErrorBody } from "../core/schemas/index.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
@@ -43,6 +45,20 @@ describe("download", () => {
     const uris = [...gltf.buffers, ...gltf.images].map((x) => x.uri);
     expect(uris.length).toBeGreaterThan(1);
     for (const uri of uris) expect(files.has(`polyhaven-armchair_01/${uri}`), uri).toBe(true);
+
+    // The Khronos glTF validator, loading every resource from the unzipped folder.
+    const loaded: string[] = [];
+    const report = (await validateBytes(new Uint8Array(files.get("polyhaven-armchair_01/ArmChair_01_2k.gltf")!), {
+      writeTimestamp: false,
+      externalResourceFunction: async (uri: string) => {
+        const bytes = files.get(`polyhaven-armchair_01/${decodeURIComponent(uri)}`);
+        if (!bytes) throw new Error(`missing ${uri}`);
+        loaded.push(uri);
+        return new Uint8Array(bytes);
+      },
+    })) as { issues: { numErrors: number; messages: unknown[] } };
+    expect(report.issues.numErrors, JSON.stringify(report.issues.messages)).toBe(0);
+    expect(loaded.sort()).toEqual([...uris].sort());
     expect(files.get("polyhaven-armchair_01/LICENSE.txt")!.toString("utf8")).toContain("CC0-1.0");
   });
 
