@@ -32,6 +32,9 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "PROMETHEUS_URL", default: "", why: "read usage windows from this Prometheus; unset = count in process" },
   { name: "SKETCHFAB_API_TOKEN", default: "", why: "optional Sketchfab token" },
   { name: "BLENDERKIT_API_KEY", default: "", why: "optional BlenderKit key (paid assets of the key's plan)" },
+  { name: "GOOGLE_FONTS_API_KEY", default: "", why: "Google Fonts Developer API key; without it the source is skipped" },
+  { name: "FREESOUND_API_KEY", default: "", why: "Freesound API key; without it the source is skipped" },
+  { name: "THINGIVERSE_TOKEN", default: "", why: "Thingiverse app token; without it the source is skipped" },
 ];
 
 export type Env = Record<string, string | undefined>;

@@ -138,6 +138,105 @@ export function licenseById(id: LicenseId): License {
   return { ...LICENSES[id] };
 }
 
+// Creative Commons licences of any version, and SPDX ids as APIs give them. Older versions
+// (`by-nc/3.0`, `by-sa/2.5` …) keep their version; the permission flags of a Creative Commons
+// licence do not depend on it. A licence we do not know keeps its name (and its SPDX id when the
+// API gives one) without flags: it is never treated as free to use.
+const withUrl = (license: License, url: string | undefined): License =>
+  url && /^https?:\/\//.test(url) ? { ...license, url } : license;
+
+const CC_NAMES: Record<string, string> = {
+  by: "Attribution",
+  "by-sa": "Attribution-ShareAlike",
+  "by-nd": "Attribution-NoDerivatives",
+  "by-nc": "Attribution-NonCommercial",
+  "by-nc-sa": "Attribution-NonCommercial-ShareAlike",
+  "by-nc-nd": "Attribution-NonCommercial-NoDerivatives",
+};
+
+/** Our table's entry whose key or SPDX id is `spdx` (case-insensitive). */
+function known(spdx: string): LicenseId | undefined {
+  const want = spdx.trim().toLowerCase();
+  return (Object.keys(LICENSES) as LicenseId[]).find((id) => {
+    const spdx = (LICENSES[id] as License).spdx?.toLowerCase();
+    // Keys of licences without an SPDX id are our own names, not SPDX ids: match those by SPDX only.
+    return spdx !== undefined && (spdx === want || id.toLowerCase() === want);
+  });
+}
+
+
+/**
+ * A Creative Commons licence from its short code (`cc0`, `pdm`, `by`, `by-nc-sa`, `sampling+` …)
+ * and version (`3.0`). Undefined when the code is not a Creative Commons one.
+ */
+export function ccLicense(code: string, version?: string | null, url?: string | null): License | undefined {
+  const c = code.trim().toLowerCase().replace(/_/g, "-");
+  const v = version?.trim() || undefined;
+  const link = url ?? undefined;
+  if (c === "cc0" || c === "zero") return withUrl(licenseById("CC0-1.0"), link);
+  if (c === "pdm" || c === "mark") {
+    return withUrl(
+      {
+        name: "Public Domain Mark 1.0",
+        url: "https://creativecommons.org/publicdomain/mark/1.0/",
+        commercialUse: true,
+        attributionRequired: false,
+        spdx: "CC-PDM-1.0",
+      },
+      link,
+    );
+  }
+  if (c === "sampling+" || c === "nc-sampling+") {
+    // Sampling Plus (retired by Creative Commons): attribution always; the non-commercial variant
+    // forbids commercial use; plain Sampling+ allows some commercial uses only, so no flag is claimed.
+    const nc = c.startsWith("nc-");
+    return {
+      name: `Creative Commons ${nc ? "NonCommercial " : ""}Sampling Plus${v ? ` ${v}` : ""}`,
+      ...(link ? { url: link } : {}),
+      ...(nc ? { commercialUse: false } : {}),
+      attributionRequired: true,
+    };
+  }
+  const family = CC_NAMES[c];
+  if (!family) return undefined;
+  const flags = { commercialUse: !c.includes("nc"), attributionRequired: true };
+  if (!v) {
+    // Version unknown: the flags are certain, an SPDX id is not.
+    return { name: `Creative Commons ${family}`, ...(link ? { url: link } : {}), ...flags };
+  }
+  const spdx = `CC-${c.toUpperCase()}-${v}`;
+  const id = known(spdx);
+  if (id) return withUrl(licenseById(id), link);
+  return {
+    name: `Creative Commons ${family} ${v}`,
+    url: link ?? `https://creativecommons.org/licenses/${c}/${v}/`,
+    ...flags,
+    spdx,
+  };
+}
+
+/** A licence from a Creative Commons deed URL (`http://creativecommons.org/licenses/by-nc/3.0/`). */
+export function ccLicenseFromUrl(url: string): License | undefined {
+  const m = /creativecommons\.org\/(?:licenses|publicdomain)\/([a-z+-]+)\/(\d+(?:\.\d+)?)/i.exec(url);
+  if (!m) return undefined;
+  return ccLicense(m[1]!, m[2], url.replace(/^http:\/\//i, "https://"));
+}
+
+/**
+ * A licence from an SPDX id as an API gives it (`OFL-1.1`, `mit`, `CC-BY-3.0`, `GPL-2.0-or-later`).
+ * `name` and `url` are the API's own title and link for it, when it has them.
+ */
+export function licenseFromSpdx(spdx: string, name?: string, url?: string): License {
+  const id = known(spdx);
+  if (id) return withUrl(licenseById(id), url);
+  const cc = /^CC-(BY(?:-NC)?(?:-SA|-ND)?)-(\d\.\d)$/i.exec(spdx.trim());
+  if (cc) return withUrl(ccLicense(cc[1]!, cc[2])!, url);
+  return { name: name?.trim() || spdx.trim(), ...(url && /^https?:\/\//.test(url) ? { url } : {}), spdx: spdx.trim() };
+}
+
+/** A Creative Commons code with an explicit version in free text: "CC-BY 3.0", "cc by-nc-sa 2.5". */
+const CC_VERSIONED = /\bcc[-_ ]?(by(?:[-_ ](?:nc|nd|sa)){0,2})[-_ /]*v?(\d\.\d)\b/i;
+
 /** Patterns of licence names and URLs as sites write them, most specific first. */
 const PATTERNS: Array<[RegExp, LicenseId]> = [
   [/cc0|public ?domain|publicdomain\/zero|creative commons zero/i, "CC0-1.0"],
@@ -167,10 +266,13 @@ const PATTERNS: Array<[RegExp, LicenseId]> = [
 export function normalizeLicense(raw: string | undefined | null, url?: string): License | undefined {
   const text = `${raw ?? ""} ${url ?? ""}`.trim();
   if (!text) return undefined;
+  const fromUrl = url ? ccLicenseFromUrl(url) : undefined;
+  if (fromUrl) return fromUrl;
+  const versioned = CC_VERSIONED.exec(raw ?? "");
+  if (versioned) return withUrl(ccLicense(versioned[1]!.replace(/[_ ]/g, "-"), versioned[2])!, url);
   for (const [pattern, id] of PATTERNS) {
     if (pattern.test(text)) {
-      const known = licenseById(id);
-      return url && /^https?:\/\//.test(url) ? { ...known, url } : known;
+      return withUrl(licenseById(id), url);
     }
   }
   return { name: (raw ?? url ?? "").trim(), ...(url && /^https?:\/\//.test(url) ? { url } : {}) };

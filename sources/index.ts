@@ -2,17 +2,23 @@ import type { Source } from "../core/source.ts";
 import { blenderkit } from "./blenderkit.ts";
 import { cgtrader } from "./cgtrader.ts";
 import { fab } from "./fab.ts";
+import { fontsource } from "./fontsource.ts";
+import { freesound } from "./freesound.ts";
+import { googlefonts } from "./googlefonts.ts";
 import { hdrihub } from "./hdrihub.ts";
 import { hdrmaps } from "./hdrmaps.ts";
-import { kenney } from "./kenney.ts";
-import { polyfork } from "./polyfork.ts";
-import { quaternius } from "./quaternius.ts";
-import { texturescom } from "./texturescom.ts";
+import { iconify } from "./iconify.ts";
 import { itchio } from "./itchio.ts";
+import { kenney } from "./kenney.ts";
 import { opengameart } from "./opengameart.ts";
+import { openverse } from "./openverse.ts";
 import { poliigon } from "./poliigon.ts";
+import { polyfork } from "./polyfork.ts";
 import { polyhaven } from "./polyhaven.ts";
+import { quaternius } from "./quaternius.ts";
 import { sketchfab } from "./sketchfab.ts";
+import { texturescom } from "./texturescom.ts";
+import { thingiverse } from "./thingiverse.ts";
 import { turbosquid } from "./turbosquid.ts";
 
 /** Every source, in the order the providers list shows them: indexed, live, then link-only. */
@@ -20,6 +26,9 @@ export const SOURCES: readonly Source[] = [
   polyhaven,
   kenney,
   quaternius,
+  fontsource,
+  googlefonts,
+  iconify,
   sketchfab,
   blenderkit,
   cgtrader,
@@ -29,6 +38,9 @@ export const SOURCES: readonly Source[] = [
   hdrmaps,
   hdrihub,
   texturescom,
+  openverse,
+  freesound,
+  thingiverse,
   fab,
   poliigon,
   turbosquid,
