@@ -33,7 +33,8 @@ function skipReason(source: Source, query: SourceQuery, keys: Record<string, str
     return `has no ${query.types.join("/")} assets`;
   if (query.free && source.pricing === "paid") return "paid only";
   if (query.downloadable && !source.supportsDownload) return "no direct downloads";
-  if (source.key?.required && !keys[source.key.env]) return `needs ${source.key.env}`;
+  // An indexed source needs its key to be crawled, not to be searched: the index already holds it.
+  if (source.mode === "live" && source.key?.required && !keys[source.key.env]) return `needs ${source.key.env}`;
   return undefined;
 }
 

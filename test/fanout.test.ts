@@ -90,3 +90,21 @@ describe("live fan-out", () => {
     expect(two.res.results.filter((r) => firstIds.has(r.id))).toEqual([]);
   });
 });
+
+describe("source selection", () => {
+  it("searches an indexed source from the index even without the key its crawl needs; skips such a live source", async () => {
+    const runtime = replayRuntime();
+    const keyed = { env: "SOME_SITE_KEY", required: true };
+    const indexed = { ...fakeSource("idx"), mode: "indexed" as const, key: keyed };
+    const live = { ...fakeSource("lv"), key: keyed };
+    const index = AssetIndex.build([
+      { id: "idx:oak", provider: "idx", nativeId: "oak", title: "Oak Tree", type: "model", tags: [], url: "https://idx.example/a/oak", downloadable: true },
+    ]);
+    const res = await searchAll(SearchParams.parse({ q: "oak" }), { sources: [indexed, live], index, runtime, breakers: new BreakerRegistry() });
+    expect(res.providers).toEqual([
+      { provider: "idx", name: "Fake idx", status: "ok", count: 1, total: 1, tookMs: expect.any(Number) },
+      { provider: "lv", name: "Fake lv", status: "skipped", count: 0, error: "needs SOME_SITE_KEY", tookMs: 0 },
+    ]);
+    expect(res.results.map((r) => r.id)).toEqual(["idx:oak"]);
+  });
+});
