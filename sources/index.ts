@@ -1,5 +1,7 @@
 import type { Source } from "../core/source.ts";
+import { ambientcg } from "./ambientcg.ts";
 import { blenderkit } from "./blenderkit.ts";
+import { cgbookcase } from "./cgbookcase.ts";
 import { cgtrader } from "./cgtrader.ts";
 import { fab } from "./fab.ts";
 import { fontsource } from "./fontsource.ts";
@@ -16,19 +18,27 @@ import { poliigon } from "./poliigon.ts";
 import { polyfork } from "./polyfork.ts";
 import { polyhaven } from "./polyhaven.ts";
 import { quaternius } from "./quaternius.ts";
+import { sharetextures } from "./sharetextures.ts";
 import { sketchfab } from "./sketchfab.ts";
+import { texturecan } from "./texturecan.ts";
 import { texturescom } from "./texturescom.ts";
 import { thingiverse } from "./thingiverse.ts";
+import { threeDTextures } from "./threedtextures.ts";
 import { turbosquid } from "./turbosquid.ts";
 
 /** Every source, in the order the providers list shows them: indexed, live, then link-only. */
 export const SOURCES: readonly Source[] = [
   polyhaven,
+  cgbookcase,
   kenney,
   quaternius,
   fontsource,
   googlefonts,
   iconify,
+  ambientcg,
+  sharetextures,
+  threeDTextures,
+  texturecan,
   sketchfab,
   blenderkit,
   cgtrader,
