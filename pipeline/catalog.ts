@@ -5,6 +5,9 @@ const add = (into: Record<string, number>, from: Record<string, number> | undefi
   for (const [k, v] of Object.entries(from ?? {})) into[k] = (into[k] ?? 0) + v;
 };
 
+/** A line kept for a source that has never been counted (see pipeline/run.ts `uncounted`). */
+export const neverCounted = (c: SourceCensus): boolean => c.stale !== undefined && c.stale.since === undefined;
+
 const bound = (count: number, atLeast: boolean): CountWithBound => (atLeast ? { count, atLeast } : { count });
 
 /**
@@ -15,10 +18,12 @@ const bound = (count: number, atLeast: boolean): CountWithBound => (atLeast ? { 
  * the part being summed (for example no free count): then the sum is a lower bound.
  * directDownload: listings of sources that serve plain file downloads, counting only their free
  * listings when they also sell paid ones.
+ * A source never counted (`stale` without `since`) keeps its line but adds nothing, and makes the
+ * totals lower bounds; `sourcesCounted` counts the others.
  */
 export function buildCatalog(censuses: SourceCensus[], sources: readonly Source[], countedAt: string): Catalog {
   const byId = new Map(sources.map((s) => [s.id, s]));
-  let listings = 0, free = 0, cc0 = 0, direct = 0, added = 0;
+  let listings = 0, free = 0, cc0 = 0, direct = 0, added = 0, counted = 0;
   let listingsAtLeast = false, freeAtLeast = false, cc0AtLeast = false, directAtLeast = false;
   const byType: Record<string, number> = {};
   const byTypeAtLeast = new Set<string>();
@@ -26,6 +31,13 @@ export function buildCatalog(censuses: SourceCensus[], sources: readonly Source[
 
   for (const c of censuses) {
     const source = byId.get(c.id);
+    if (neverCounted(c)) {
+      // Never counted: it adds nothing but makes every sum a lower bound.
+      listingsAtLeast = freeAtLeast = cc0AtLeast = true;
+      if (source?.supportsDownload) directAtLeast = true;
+      continue;
+    }
+    counted++;
     listings += c.total;
     listingsAtLeast ||= Boolean(c.atLeast);
     if (c.free === undefined) freeAtLeast = true;
@@ -55,7 +67,7 @@ export function buildCatalog(censuses: SourceCensus[], sources: readonly Source[
       cc0: bound(cc0, cc0AtLeast),
       directDownload: bound(direct, directAtLeast),
       addedLast30Days: added,
-      sourcesCounted: censuses.length,
+      sourcesCounted: counted,
       sourcesLinked: linked.length,
     },
     byType: Object.fromEntries(Object.entries(byType).map(([t, n]) => [t, bound(n, byTypeAtLeast.has(t))])),

@@ -5,7 +5,7 @@ import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
 import { loadPublished, PUBLISHED_FILES, type Published } from "../server/published.ts";
 import { writeAtomic } from "./atomic-write.ts";
-import { buildCatalog } from "./catalog.ts";
+import { buildCatalog, neverCounted } from "./catalog.ts";
 import { addPoint, historyPoint } from "./history.ts";
 
 export interface PipelineOptions {
@@ -37,14 +37,35 @@ function previousOutput(dataDir: string, log: (line: string) => void): Published
   }
 }
 
+/**
+ * The line of a source that has never been counted: a lower bound of 0 that says why, so the
+ * catalog still has a line for every source. `stale` without `since` marks it as never counted.
+ */
+function uncounted(source: Source, reason: string, countedAt: string): SourceCensus {
+  return {
+    id: source.id,
+    name: source.name,
+    homepage: source.homepage,
+    total: 0,
+    atLeast: true,
+    byType: {},
+    method: `not counted: ${reason}`,
+    countedAt,
+    stale: { error: reason },
+  };
+}
+
 /** Census of one source; on failure its last good numbers, marked stale (contract §3). */
 async function countSource(source: Source, runtime: Runtime, previous: Catalog | undefined) {
-  if (!source.census) return { census: undefined, status: "none" as const };
+  const countedAt = runtime.now().toISOString();
+  if (!source.census) {
+    return { census: uncounted(source, `${source.name} publishes no count this service can read`, countedAt), status: "none" as const };
+  }
   try {
     return { census: SourceCensus.parse(await source.census(runtime.context())), status: "ok" as const };
   } catch (err) {
-    const last = previous?.sources.find((s) => s.id === source.id);
-    if (!last) return { census: undefined, status: "missing" as const, error: message(err) };
+    const last = previous?.sources.find((s) => s.id === source.id && !neverCounted(s));
+    if (!last) return { census: uncounted(source, message(err), countedAt), status: "missing" as const, error: message(err) };
     const since = last.stale?.since ?? last.countedAt;
     return { census: { ...last, stale: { since, error: message(err) } }, status: "stale" as const, error: message(err) };
   }

@@ -71,3 +71,25 @@ describe("pipeline", () => {
     expect(Catalog.parse(readJson(dataDir, "catalog.json")).sources[0]!.stale?.since).toBe("2026-11-20T04:00:00.000Z");
   });
 });
+
+describe("pipeline: sources that cannot be counted", () => {
+  it("keeps a line for a source never counted, as a lower bound that says why", async () => {
+    const dataDir = tempDir();
+    const failing = replayRuntime({ now: new Date("2026-11-21T04:00:00Z") });
+    failing.replay.add({ url: "https://api.polyhaven.com/assets?type=textures", status: 500, body: "down" });
+    const { outcomes } = await runPipeline({ runtime: failing, sources: [polyhaven], dataDir });
+    expect(outcomes[0]).toMatchObject({ id: "polyhaven", census: "missing", crawl: "kept", assets: 0 });
+    const catalog = Catalog.parse(readJson(dataDir, "catalog.json"));
+    expect(catalog.sources[0]).toMatchObject({ id: "polyhaven", total: 0, atLeast: true, stale: { error: expect.stringContaining("HTTP 500") } });
+    expect(catalog.sources[0]!.stale!.since).toBeUndefined();
+    expect(catalog.totals.listings).toEqual({ count: 0, atLeast: true });
+    expect(catalog.totals.sourcesCounted).toBe(0);
+
+    // The next good count replaces the placeholder line.
+    await runPipeline({ runtime: replayRuntime({ now: new Date("2026-11-22T04:00:00Z") }), sources: [polyhaven], dataDir });
+    const next = Catalog.parse(readJson(dataDir, "catalog.json"));
+    expect(next.sources[0]).toMatchObject({ total: 771 });
+    expect(next.sources[0]!.stale).toBeUndefined();
+    expect(next.totals.sourcesCounted).toBe(1);
+  });
+});
