@@ -43,6 +43,8 @@ export const QUERY_OPTIONS: SearchOptions = {
 export interface IndexFilter {
   providers?: ReadonlySet<string>;
   types?: ReadonlySet<string>;
+  /** Sources whose listings are packs: with "pack" in `types`, all their assets match. */
+  packProviders?: ReadonlySet<string>;
   free?: boolean;
   downloadable?: boolean;
 }
@@ -109,7 +111,9 @@ export class AssetIndex {
   search(q: string, filter: IndexFilter = {}): IndexHit[] {
     const passes = (r: Record<string, unknown>) =>
       (!filter.providers || filter.providers.has(r.provider as string)) &&
-      (!filter.types || filter.types.has(r.type as string)) &&
+      (!filter.types ||
+        filter.types.has(r.type as string) ||
+        (filter.types.has("pack") && filter.packProviders?.has(r.provider as string) === true)) &&
       (!filter.free || r.free === true) &&
       (!filter.downloadable || r.downloadable === true);
     const query = q.trim() ? q : MiniSearch.wildcard;

@@ -25,11 +25,14 @@ export function expandTypes(types: readonly AssetType[]): AssetType[] {
   return [...out];
 }
 
+/** A listing of a source whose unit is packs is a pack, whatever kind of asset it holds. */
+const isPackQueryOf = (source: Source, query: SourceQuery) => query.types.includes("pack") && source.unit === "packs";
+
 type Outcome = { report: ProviderReport; listings: Asset[] };
 
 /** Why a source is not asked for this query, or undefined when it is. */
 function skipReason(source: Source, query: SourceQuery, keys: Record<string, string | undefined>): string | undefined {
-  if (query.types.length && !source.assetTypes.some((t) => query.types.includes(t)))
+  if (query.types.length && !source.assetTypes.some((t) => query.types.includes(t)) && !isPackQueryOf(source, query))
     return `has no ${query.types.join("/")} assets`;
   if (query.free && source.pricing === "paid") return "paid only";
   if (query.downloadable && !source.supportsDownload) return "no direct downloads";
@@ -51,6 +54,7 @@ function searchIndexed(sources: Source[], query: SourceQuery, index: AssetIndex)
   const hits = index.search(query.q, {
     providers: new Set(sources.map((s) => s.id)),
     ...(query.types.length ? { types: new Set(query.types) } : {}),
+    packProviders: new Set(sources.filter((s) => s.unit === "packs").map((s) => s.id)),
     free: query.free,
     downloadable: query.downloadable,
   });

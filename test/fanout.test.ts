@@ -108,3 +108,21 @@ describe("source selection", () => {
     expect(res.results.map((r) => r.id)).toEqual(["idx:oak"]);
   });
 });
+
+describe("packs", () => {
+  it("type=pack finds every listing of a source whose unit is packs, whatever its asset type", async () => {
+    const runtime = replayRuntime();
+    const packs = { ...fakeSource("kits"), mode: "indexed" as const, unit: "packs" as const, assetTypes: ["model" as const] };
+    const singles = { ...fakeSource("single"), mode: "indexed" as const, assetTypes: ["model" as const] };
+    const asset = (provider: string) => ({
+      id: `${provider}:forest`, provider, nativeId: "forest", title: "Forest Kit", type: "model" as const, tags: [],
+      url: `https://${provider}.example/forest`, downloadable: true,
+    });
+    const index = AssetIndex.build([asset("kits"), asset("single")]);
+    const search = (type: string) =>
+      searchAll(SearchParams.parse({ q: "forest", type }), { sources: [packs, singles], index, runtime, breakers: new BreakerRegistry() });
+    expect((await search("pack")).results.map((r) => r.id)).toEqual(["kits:forest"]);
+    expect((await search("pack")).providers.find((p) => p.provider === "single")).toMatchObject({ status: "skipped", error: "has no pack assets" });
+    expect((await search("model")).results.map((r) => r.id).sort()).toEqual(["kits:forest", "single:forest"]);
+  });
+});
