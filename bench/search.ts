@@ -8,6 +8,7 @@ import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { rank } from "../core/ranking.ts";
 import { loadConfig } from "../core/config.ts";
 import { createRuntime } from "../core/runtime.ts";
+import { createUsage } from "../server/stats/usage.ts";
 import { ReplayDispatcher } from "../core/http/replay.ts";
 import type { H3 } from "h3";
 import type { Source } from "../core/source.ts";
@@ -37,7 +38,7 @@ async function timeGet(url: string): Promise<number> {
 
 function appWith(sources: readonly Source[], replay: ReplayDispatcher, env: Record<string, string> = {}) {
   const runtime = createRuntime(loadConfig({ RATE_LIMIT_PER_MINUTE: "0", HTTP_CACHE_TTL_MS: "0", ...env }), { replay });
-  return createApp({ runtime, sources, published: loadPublished("data"), breakers: new BreakerRegistry() });
+  return createApp({ runtime, sources, published: loadPublished("data"), breakers: new BreakerRegistry(), usage: createUsage() });
 }
 
 /** Index-only search through HTTP versus the same MiniSearch query and ranking in process. */

@@ -3,6 +3,7 @@ import type { BreakerRegistry } from "../core/circuit-breaker.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
 import type { Published } from "./published.ts";
+import type { Usage } from "./stats/usage.ts";
 
 /** Everything a route needs, built once per process. */
 export interface AppDeps {
@@ -10,6 +11,8 @@ export interface AppDeps {
   sources: readonly Source[];
   published: Published;
   breakers: BreakerRegistry;
+  /** Usage statistics and metrics (server/stats/usage.ts): aggregate counts only. */
+  usage: Usage;
 }
 
 /** The absolute base URL for links this server hands out: the configured one, else the request's origin. */

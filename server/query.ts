@@ -6,6 +6,11 @@ import { ApiError } from "./errors.ts";
 export function parseQuery<S extends z.ZodType>(event: H3Event, schema: S): z.output<S> {
   const raw: Record<string, string> = {};
   for (const [k, v] of event.url.searchParams) if (!(k in raw)) raw[k] = v;
+  return parseParams(raw, schema);
+}
+
+/** Validates query-string-like parameters (the routes, and the MCP tools' arguments as strings); the first problem becomes a 400. */
+export function parseParams<S extends z.ZodType>(raw: Record<string, string | undefined>, schema: S): z.output<S> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

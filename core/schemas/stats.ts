@@ -51,6 +51,10 @@ export const Stats = z
       byAccess: z.record(z.string(), count),
       byPricing: z.record(z.string(), count),
     }),
+    note: z
+      .string()
+      .optional()
+      .describe("additive: set when a metrics system is configured but could not be read; says why, and that the counts are this process's since it started"),
   })
   .meta({ id: "Stats" });
 export type Stats = z.infer<typeof Stats>;

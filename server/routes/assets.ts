@@ -28,14 +28,20 @@ export function parseAssetId(raw: string, deps: AppDeps): AssetRef {
   return { id, source, nativeId: m[2]! };
 }
 
+/** Where details are fetched for: the caller's abort signal and the base URL of the links handed out. */
+export interface DetailsContext {
+  signal?: AbortSignal;
+  baseUrl: string;
+}
+
 /** The asset's details from its source, live (cached by the client); 404 unknown, 502 source failure. */
-export async function loadDetails(ref: AssetRef, deps: AppDeps, event: H3Event): Promise<AssetDetails> {
+export async function fetchDetails(ref: AssetRef, deps: AppDeps, at: DetailsContext): Promise<AssetDetails> {
   if (!ref.source.getAsset) {
     throw new ApiError(404, `unknown asset '${ref.id}': ${ref.source.name} is searched on its own site only`);
   }
   let details: AssetDetails | null;
   try {
-    details = await ref.source.getAsset(ref.nativeId, deps.runtime.context(event.req.signal));
+    details = await ref.source.getAsset(ref.nativeId, deps.runtime.context(at.signal));
   } catch (err) {
     if (err instanceof UpstreamError && err.status === 404) details = null;
     else {
@@ -44,7 +50,12 @@ export async function loadDetails(ref: AssetRef, deps: AppDeps, event: H3Event):
     }
   }
   if (!details) throw new ApiError(404, `unknown asset '${ref.id}'`);
-  return { ...details, shareUrl: `${publicBase(deps, event)}/?asset=${encodeURIComponent(details.id)}` };
+  return { ...details, shareUrl: `${at.baseUrl}/?asset=${encodeURIComponent(details.id)}` };
+}
+
+/** `fetchDetails` for a request: its signal, and this server's public base URL. */
+export async function loadDetails(ref: AssetRef, deps: AppDeps, event: H3Event): Promise<AssetDetails> {
+  return fetchDetails(ref, deps, { signal: event.req.signal, baseUrl: publicBase(deps, event) });
 }
 
 /** GET /v1/assets/{id} */

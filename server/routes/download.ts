@@ -3,7 +3,25 @@ import type { H3Event } from "h3";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { creditsText, planZip, streamZip } from "../download/zip.ts";
-import { selection } from "./assets.ts";
+import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
+import { selection, type AssetRef } from "./assets.ts";
+
+/** How a selection is delivered: the source's page only, nothing matching, one redirect, or a zip. */
+export type Delivery =
+  | { kind: "page" }
+  | { kind: "none" }
+  | { kind: "redirect"; file: AssetFile }
+  | { kind: "zip"; files: AssetFile[] };
+
+/** The delivery rule of `/download` (shared with the MCP `get_asset` tool); files behind a login never count. */
+export function deliveryOf(ref: AssetRef, details: AssetDetails, files: AssetFile[]): Delivery {
+  if (!ref.source.supportsDownload || !details.downloadable) return { kind: "page" };
+  const direct = files.filter((f) => !f.requiresAuth);
+  const [only] = direct;
+  if (!only) return { kind: "none" };
+  if (direct.length === 1 && !only.includes?.length) return { kind: "redirect", file: only };
+  return { kind: "zip", files: direct };
+}
 
 /**
  * GET /v1/assets/{id}/download: one self-contained file → 302 to the source; several files, or a
@@ -11,16 +29,15 @@ import { selection } from "./assets.ts";
  */
 export async function downloadRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<Response> {
   const { ref, details, files } = await selection(event, deps, rawId);
-  if (!ref.source.supportsDownload || !details.downloadable) {
+  const delivery = deliveryOf(ref, details, files);
+  if (delivery.kind === "page") {
     throw new ApiError(409, `${ref.source.name} has no direct downloads for '${details.id}'; get it on the asset's page`, { url: details.url });
   }
-  const direct = files.filter((f) => !f.requiresAuth);
-  if (!direct.length) throw new ApiError(404, `no file of '${details.id}' matches the requested format, resolution and maps`);
-
-  const [only] = direct;
-  if (direct.length === 1 && only && !only.includes?.length) {
-    return new Response(null, { status: 302, headers: { location: only.url } });
+  if (delivery.kind === "none") throw new ApiError(404, `no file of '${details.id}' matches the requested format, resolution and maps`);
+  if (delivery.kind === "redirect") {
+    return new Response(null, { status: 302, headers: { location: delivery.file.url } });
   }
+  const direct = delivery.files;
   const plan = planZip(details, direct);
   const max = deps.runtime.config.downloadMaxBytes;
   if (plan.totalBytes !== undefined && plan.totalBytes > max) {

@@ -1,0 +1,311 @@
+/**
+ * The MCP tools (DESIGN.md §6): the same capabilities as `/v1/*`, for agents, over Streamable HTTP
+ * (`server/mcp/http.ts`) and stdio (`asset-search mcp`).
+ *
+ * - `search_assets` → the aggregated search (`runSearch`, as `GET /v1/search`).
+ * - `get_asset` → details, licence with a ready-to-paste credit line, the file selection of
+ *   `/v1/assets/{id}/files` and the absolute `/download` URL of this server.
+ * - `list_providers` → every source, as `GET /v1/providers`.
+ *
+ * Every tool has a zod input schema, an output schema built from `core/schemas`, and answers with
+ * `structuredContent` plus the same JSON as text. Problems (bad id, unknown source, bad argument,
+ * a failing or silent source) are `isError` results whose text says what to do next; the
+ * arguments are validated by the same schemas and checks as the HTTP routes.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { attributionLine } from "../../core/license.ts";
+import { API_VERSION } from "../../core/openapi.ts";
+import { selectFiles } from "../../core/selection.ts";
+import { ASSET_TYPES, AssetDetails, FileParams, FileSelection, ProvidersResponse, SearchParams, SearchResponse } from "../../core/schemas/index.ts";
+import { toProvider } from "../../core/source.ts";
+import { UpstreamError } from "../../core/http/types.ts";
+import type { AppDeps } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { parseParams } from "../query.ts";
+import { clientFamily } from "../stats/client-family.ts";
+import { fetchDetails, parseAssetId, totalBytes } from "../routes/assets.ts";
+import { deliveryOf } from "../routes/download.ts";
+import { runSearch } from "../routes/search.ts";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface McpOptions {
+  /** Absolute base URL of this server for download and share links (ASSET_SERVER_PUBLIC_URL, else the request origin). */
+  baseUrl: string;
+  /** Which surface the calls come from, for usage statistics. */
+  surface: "mcp";
+}
+
+/** A source that does not answer `get_asset` within this time gives an isError result, never a hung call. */
+export const DETAILS_DEADLINE_MS = 20_000;
+
+export const INSTRUCTIONS = [
+  "Searches many asset sites at once (3D models, PBR materials and textures, HDRIs, sprites, UI, audio, fonts, packs) and returns licences, file lists and download links.",
+  "Flow: 1) search_assets with a short, concrete query (and `types` when you know them) → ranked results, each with an `id`, its licence, formats and `downloadable`;",
+  "`providers` has one status line per source: status `link` means that site cannot be searched from here, so give the user its `searchUrl`.",
+  "2) get_asset with a result's `id` (optionally `format`, `resolution`, `maps`) → the details, the licence, the selected files with sizes and `downloadUrl`.",
+  "3) Fetch `downloadUrl`: one file answers with a redirect to the file, several files come as one zip with a ready-to-use folder layout and LICENSE.txt.",
+  "The files' own `url`s can also be fetched straight from the source (a file's `includes` must sit next to it at their `path`).",
+  "When `downloadable` is false there is no direct download: send the user to the asset's `url`.",
+  "Always tell the user the licence of every asset you use. When get_asset returns `attribution`, the licence requires credit: show that line and keep it with the asset in the project.",
+  "list_providers lists every source, whether it is enabled and which environment variable (key) would enable it.",
+].join("\n");
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const searchInput = {
+  query: z.string().max(300).describe("short, concrete free-text query, for example 'oak tree' or 'sunset'; empty = everything"),
+  types: z.array(z.enum(ASSET_TYPES)).optional().describe("only these asset types; texture and material match each other"),
+  providers: z.array(z.string()).optional().describe("only these source ids (see list_providers); default every enabled source"),
+  free_only: z.boolean().optional().describe("only free assets"),
+  downloadable_only: z.boolean().optional().describe("only assets this server can download directly"),
+  limit: z.int().min(1).max(100).optional().describe("results to return, 1 to 100, default 24"),
+  offset: z.int().min(0).optional().describe("per-source offset for paging: for page 2 pass the page size"),
+};
+
+const getAssetInput = {
+  id: z.string().min(1).max(300).describe("asset id `<provider>:<nativeId>` from search_assets, for example polyhaven:ArmChair_01"),
+  format: z.string().max(20).optional().describe("preferred format or package (glb, gltf, fbx, blend, obj, usd, hdr, exr, jpg, png, zip); the closest available wins"),
+  resolution: z.string().max(10).optional().describe("texture/HDRI resolution (1k, 2k, 4k, 8k); the closest available is used; default 2k"),
+  maps: z.array(z.string().max(40)).max(20).optional().describe("texture map types for map sets, for example ['diff', 'nor_gl', 'rough', 'ao']"),
+};
+
+export const SearchAssetsOutput = z.object(SearchResponse.shape);
+
+export const GetAssetOutput = FileSelection.extend({
+  asset: AssetDetails.omit({ files: true }).describe("the asset's details; `formats` and `resolutions` list what get_asset can select"),
+  attribution: z.string().optional().describe("ready-to-paste credit line; present when the licence requires credit"),
+  delivery: z
+    .enum(["file", "zip", "page"])
+    .describe("what downloadUrl gives: `file` a redirect to the one file, `zip` one archive of the files; `page` no direct download, get it on the asset's page"),
+  downloadUrl: z.url().optional().describe("absolute download URL of this server for exactly the selected files"),
+  notes: z.array(z.string()).describe("what to tell the user or do next (licence, credit, files behind a login, keys)"),
+});
+export type GetAssetOutput = z.infer<typeof GetAssetOutput>;
+
+export const ListProvidersOutput = z.object(ProvidersResponse.shape);
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+function ok<S extends z.ZodType>(schema: S, value: z.input<S>): CallToolResult {
+  // Parsing strips anything the output schema does not declare, so strict clients validate it.
+  const structured = schema.parse(value) as Record<string, unknown>;
+  return { structuredContent: structured, content: [{ type: "text", text: JSON.stringify(structured) }] };
+}
+
+const HINTS: Record<number, string> = {
+  400: "Fix the arguments and call again.",
+  404: "Use an `id` exactly as search_assets returned it (`<provider>:<nativeId>`); list_providers has the source ids.",
+  502: "The source site is failing right now: try again later, or send the user to the asset's page.",
+  504: "The source site is slow right now: try again later, or send the user to the asset's page.",
+};
+
+/** An isError result an agent can act on: what went wrong, then what to do. */
+export function toolError(error: unknown): CallToolResult {
+  let message: string;
+  let status = 500;
+  if (error instanceof ApiError) {
+    status = error.status;
+    message = error.message;
+  } else if (error instanceof UpstreamError) {
+    status = 502;
+    message = `the source site failed: ${error.message}`;
+  } else {
+    console.error(error);
+    message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const hint = HINTS[status];
+  return { isError: true, content: [{ type: "text", text: hint ? `${message}. ${hint}` : message }] };
+}
+
+async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    return toolError(error);
+  }
+}
+
+/** Runs `work` under a deadline; past it, a 504 ApiError even when the work ignores its signal. */
+async function withDeadline<T>(ms: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = AbortSignal.timeout(ms);
+  const signal = AbortSignal.any([controller.signal, timer, ...(outer ? [outer] : [])]);
+  const late = new Promise<never>((_, reject) =>
+    signal.addEventListener("abort", () => reject(new ApiError(504, `the source site did not answer within ${Math.round(ms / 1000)} s`)), { once: true }),
+  );
+  try {
+    return await Promise.race([work(signal), late]);
+  } finally {
+    controller.abort();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+const csv = (list: readonly string[] | undefined) => (list?.length ? list.join(",") : undefined);
+const text = (v: boolean | number | undefined) => (v === undefined ? undefined : String(v));
+
+/** The tool's arguments; `types` may be any strings (the CLI's), checked by SearchParams as on /v1/search. */
+type SearchArgs = Omit<z.infer<z.ZodObject<typeof searchInput>>, "types"> & { types?: readonly string[] };
+type GetAssetArgs = z.infer<z.ZodObject<typeof getAssetInput>>;
+
+export async function searchAssets(deps: AppDeps, args: SearchArgs, listedAt = "call list_providers for the ids") {
+  // The route's own validation: the arguments are checked and normalised exactly as /v1/search's.
+  const params = parseParams(
+    {
+      q: args.query,
+      type: csv(args.types),
+      providers: csv(args.providers),
+      free: text(args.free_only),
+      downloadable: text(args.downloadable_only),
+      limit: text(args.limit),
+      offset: text(args.offset),
+    },
+    SearchParams,
+  );
+  return runSearch(params, deps, listedAt);
+}
+
+/** The absolute `/download` URL of `id` for the asked parameters (only those asked: the route selects the same files). */
+export function downloadUrl(baseUrl: string, id: string, args: Pick<GetAssetArgs, "format" | "resolution" | "maps">): string {
+  const query = new URLSearchParams();
+  if (args.format) query.set("format", args.format);
+  if (args.resolution) query.set("resolution", args.resolution);
+  if (args.maps?.length) query.set("maps", args.maps.join(","));
+  const qs = query.toString();
+  return `${baseUrl}/v1/assets/${encodeURIComponent(id)}/download${qs ? `?${qs}` : ""}`;
+}
+
+export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetArgs, signal?: AbortSignal): Promise<GetAssetOutput> {
+  const ref = parseAssetId(args.id, deps);
+  const params = parseParams({ format: args.format, resolution: args.resolution, maps: csv(args.maps) }, FileParams);
+  const details = await withDeadline(DETAILS_DEADLINE_MS, signal, (s) => fetchDetails(ref, deps, { signal: s, baseUrl: opts.baseUrl }));
+  const files = selectFiles(details, params);
+  const delivery = deliveryOf(ref, details, files);
+  if (delivery.kind === "none") {
+    const formats = details.formats?.length ? details.formats.join(", ") : "none listed";
+    const resolutions = details.resolutions?.length ? `; resolutions: ${details.resolutions.join(", ")}` : "";
+    throw new ApiError(400, `no file of '${details.id}' matches the requested format, resolution and maps (formats: ${formats}${resolutions})`);
+  }
+  const { files: _all, ...asset } = details;
+  const license = details.license;
+  const attribution = attributionLine(details.title, details.author, license, details.url);
+  const total = totalBytes(files);
+  const { config } = deps.runtime;
+
+  const notes: string[] = [];
+  if (!license) notes.push(`The source states no licence: check ${details.url} before using this asset.`);
+  else {
+    notes.push(`Licence: ${license.name}${license.url ? ` (${license.url})` : ""}. Tell the user.`);
+    if (attribution) notes.push("Credit is required: show the `attribution` line and keep it with the asset in the project.");
+    else if (license.attributionRequired === false) notes.push("No credit is required.");
+    if (license.commercialUse === false) notes.push("Commercial use is not allowed.");
+    if (license.commercialUse === undefined && license.attributionRequired === undefined) {
+      notes.push(`The terms of this licence are unknown here: check ${license.url ?? details.url}.`);
+    }
+  }
+  if (details.price && !details.price.free) notes.push("This asset is paid on its source site.");
+  if (delivery.kind === "page") notes.push(`No direct download from ${ref.source.name}: get it on the asset's page ${details.url}.`);
+  const locked = details.files.filter((f) => f.requiresAuth).length;
+  if (locked) notes.push(`${locked} file(s) of this asset need a login or purchase on ${ref.source.name}; they are never selected here.`);
+  if (delivery.kind === "zip" && total !== undefined && total > config.downloadMaxBytes) {
+    notes.push(`The selection (${total} bytes) is over this server's cap of ${config.downloadMaxBytes} bytes: pick a lower resolution or fewer maps.`);
+  }
+  if (delivery.kind !== "page" && config.apiKey) {
+    notes.push("This server needs its API key for downloadUrl: send `Authorization: Bearer <key>` or append `api_key=<key>`.");
+  }
+
+  return {
+    id: details.id,
+    ...(license ? { license } : {}),
+    ...(total !== undefined ? { totalBytes: total } : {}),
+    files,
+    asset,
+    ...(attribution ? { attribution } : {}),
+    delivery: delivery.kind === "redirect" ? "file" : delivery.kind,
+    ...(delivery.kind !== "page" ? { downloadUrl: downloadUrl(opts.baseUrl, details.id, args) } : {}),
+    notes,
+  };
+}
+
+export function listProviders(deps: AppDeps) {
+  return { providers: deps.sources.map((s) => toProvider(s, deps.runtime.config.keys)) };
+}
+
+/** A new MCP server with the three tools; one per HTTP request (stateless), or one per stdio session. */
+export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
+  const server = new McpServer(
+    { name: "asset-search", title: "Asset Search", version: API_VERSION },
+    { instructions: INSTRUCTIONS },
+  );
+  const annotations = { readOnlyHint: true, openWorldHint: true } as const;
+  // Usage statistics (server/stats/usage.ts): the tool's name, and for searches the surface, the
+  // type filter and the client family only: an MCP client's name, else its User-Agent; never either itself.
+  const client = (extra: Extra) => {
+    const ua = extra.requestInfo?.headers["user-agent"];
+    return clientFamily(server.server.getClientVersion()?.name ?? (Array.isArray(ua) ? ua[0] : ua));
+  };
+
+  server.registerTool(
+    "search_assets",
+    {
+      title: "Search asset sites",
+      description:
+        "Search every enabled asset site at once. Returns ranked results (id, title, type, licence, formats, thumbnail, downloadable) " +
+        "and one status line per source in `providers`; a source with status `link` must be searched by hand at its `searchUrl`.",
+      inputSchema: searchInput,
+      outputSchema: SearchAssetsOutput,
+      annotations: { title: "Search asset sites", ...annotations },
+    },
+    (args, extra) => {
+      deps.usage.toolCall("search_assets");
+      return guarded(async () => {
+        const res = await searchAssets(deps, args);
+        deps.usage.search({ surface: opts.surface, types: res.types ?? [], hadResults: res.results.length > 0, client: client(extra) });
+        return ok(SearchAssetsOutput, res);
+      });
+    },
+  );
+
+  server.registerTool(
+    "get_asset",
+    {
+      title: "Get an asset's licence, files and download URL",
+      description:
+        "Details of one asset from search_assets: the licence (with a ready-to-paste `attribution` line when credit is required), " +
+        "the files selected for the preferred format, resolution and maps with their sizes, and `downloadUrl` for exactly those files.",
+      inputSchema: getAssetInput,
+      outputSchema: GetAssetOutput,
+      annotations: { title: "Get an asset", ...annotations },
+    },
+    (args, extra) => {
+      deps.usage.toolCall("get_asset");
+      return guarded(async () => ok(GetAssetOutput, await getAsset(deps, opts, args, extra.signal)));
+    },
+  );
+
+  server.registerTool(
+    "list_providers",
+    {
+      title: "List the asset sites",
+      description:
+        "Every source site: asset types, access (api, scrape, link), pricing, licence, whether this server downloads directly, " +
+        "whether it is enabled, and `keyEnv`, the environment variable whose key enables or extends it.",
+      outputSchema: ListProvidersOutput,
+      annotations: { title: "List the asset sites", ...annotations },
+    },
+    () => {
+      deps.usage.toolCall("list_providers");
+      return guarded(async () => ok(ListProvidersOutput, listProviders(deps)));
+    },
+  );
+
+  return server;
+}

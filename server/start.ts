@@ -1,0 +1,45 @@
+import { serve, type H3 } from "h3";
+import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { loadConfig, type Config } from "../core/config.ts";
+import { createRuntime } from "../core/runtime.ts";
+import { SOURCES } from "../sources/index.ts";
+import { createApp } from "./app.ts";
+import type { AppDeps } from "./context.ts";
+import { loadPublished } from "./published.ts";
+import { startMetricsServer } from "./stats/metrics.ts";
+import { createUsage } from "./stats/usage.ts";
+
+/**
+ * What the server, `asset-search mcp` and `asset-search search` share: the config, one runtime
+ * (answered from ASSET_SERVER_REPLAY's recordings when set), every source and the published `data/`.
+ */
+export function createDeps(config: Config = loadConfig()): AppDeps {
+  const runtime = createRuntime(config);
+  const published = loadPublished(config.dataDir);
+  const usage = createUsage({ sources: SOURCES.filter((s) => s.mode === "live").map((s) => s.id), defaultMetrics: true });
+  return { runtime, sources: SOURCES, published, breakers: new BreakerRegistry(), usage };
+}
+
+/** One line about what was loaded, for stderr. */
+export function describeDeps(deps: AppDeps): string {
+  const { config } = deps.runtime;
+  return (
+    `${deps.published.index.assets.length} indexed assets, ${deps.sources.length} sources` +
+    `${config.replayDir ? `, replaying ${config.replayDir} (offline)` : ""}`
+  );
+}
+
+/** Starts the HTTP server (`npm start`, `asset-search serve`); logs to stderr. */
+export async function startServer(config: Config = loadConfig()): Promise<{ app: H3; server: ReturnType<typeof serve>; deps: AppDeps }> {
+  const deps = createDeps(config);
+  const app = createApp(deps);
+  const server = serve(app, { port: config.port, hostname: config.host, silent: true });
+  await server.ready();
+  if (config.metricsPort !== undefined) {
+    // Prometheus /metrics on its own port only, never on the public app (issue 6).
+    const metrics = await startMetricsServer(deps.usage.metrics, { port: config.metricsPort, host: config.host });
+    console.error(`metrics on http://${config.host}:${metrics.port}/metrics`);
+  }
+  console.error(`asset-search listening on http://${config.host}:${config.port} — ${describeDeps(deps)}`);
+  return { app, server, deps };
+}

@@ -1,0 +1,76 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { SearchAssetsOutput } from "../server/mcp/tools.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+// Offline: upstream requests are answered from the recordings, the index from data/.
+const ENV = { ...getDefaultEnvironment(), ASSET_SERVER_REPLAY: "test/fixtures", DATA_DIR: "data", RATE_LIMIT_PER_MINUTE: "0" };
+
+const run = promisify(execFile);
+const cli = (args: string[], command: string[] = ["--import", "tsx", "cli/main.ts"]) =>
+  run(process.execPath, [...command, ...args], { cwd: ROOT, env: ENV, timeout: 30_000 });
+
+describe("asset-search mcp (stdio)", () => {
+  it("serves the tools to a stock client over stdio", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", "cli/main.ts", "mcp"],
+      cwd: ROOT,
+      env: ENV,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: "asset-search-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      expect(client.getInstructions()).toContain("search_assets");
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(["get_asset", "list_providers", "search_assets"]);
+      const result = (await client.callTool({ name: "search_assets", arguments: { query: "arm chair", limit: 3 } })) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      const body = SearchAssetsOutput.parse(result.structuredContent);
+      expect(body.results[0]?.id).toBe("polyhaven:ArmChair_01");
+      expect(body.providers.find((p) => p.provider === "polyhaven")?.status).toBe("ok");
+      const bad = (await client.callTool({ name: "get_asset", arguments: { id: "nosuch:thing" } })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(stderr).toMatch(/asset-search MCP server on stdio/); // logs on stderr, never on the protocol's stdout
+  });
+});
+
+describe("asset-search search", () => {
+  it("prints a table of results and one status line per source", async () => {
+    const { stdout } = await cli(["search", "arm", "chair", "--limit", "3"]);
+    const lines = stdout.split("\n");
+    expect(lines[0]).toMatch(/^#\s+Title\s+Type\s+Source\s+Licence\s+Download\s+ID$/);
+    expect(stdout).toMatch(/Arm Chair 01\s+model\s+polyhaven\s+CC0-1\.0\s+yes\s+polyhaven:ArmChair_01/);
+    expect(stdout).toMatch(/^Sources:$/m);
+    expect(stdout).toMatch(/^ {2}polyhaven\s+ok\s+\d+ results? of \d+, \d+ ms$/m);
+  });
+
+  it("runs from the package's bin launcher, with filters", async () => {
+    const { stdout } = await cli(["search", "rock", "--type", "texture", "--providers", "polyhaven", "--free", "-n", "2", "--json"], ["bin/asset-search.js"]);
+    const body = SearchAssetsOutput.parse(JSON.parse(stdout));
+    expect(body.results).toHaveLength(2);
+    expect(body.results.every((r) => r.type === "texture")).toBe(true);
+    expect(body.providers.map((p) => p.provider)).toEqual(["polyhaven"]);
+  });
+
+  it("refuses bad arguments with the API's message and exit code 2", async () => {
+    const [failure, unknown] = await Promise.all(
+      [["search", "chair", "--type", "modle"], ["frobnicate"]].map((args) => cli(args).catch((e: { code: number; stderr: string }) => e)),
+    );
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toMatch(/unknown type 'modle'/);
+    expect(unknown).toMatchObject({ code: 2 });
+    expect((unknown as { stderr: string }).stderr).toMatch(/unknown command 'frobnicate'[\s\S]*Usage:/);
+  });
+});
