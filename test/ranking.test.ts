@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { dedupe } from "../core/dedupe.ts";
 import { rank, type RankCandidate } from "../core/ranking.ts";
 import type { Asset } from "../core/schemas/index.ts";
+import { kenney } from "../sources/kenney.ts";
+import { opengameart } from "../sources/opengameart.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 /** Synthetic assets: only the fields the ranker and de-duplicator read. */
 const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
@@ -86,5 +89,20 @@ describe("dedupe", () => {
       { asset: asset("b", "2", { title: "Tree", author: "Bob" }), access: "api" },
       { asset: asset("c", "3", { title: "Tree" }), access: "api" },
     ])).toHaveLength(3);
+  });
+});
+
+describe("dedupe on recorded listings", () => {
+  it("collapses Kenney's Nature Kit as listed by Kenney and by OpenGameArt", async () => {
+    const { ctx } = replayContext();
+    const fromKenney = (await kenney.crawl!(ctx)).find((a) => a.id === "kenney:nature-kit")!;
+    const { files: _files, shareUrl: _share, ...fromOga } = (await opengameart.getAsset!("nature-kit", ctx))!;
+    const out = dedupe([
+      { asset: fromOga, access: "scrape" },
+      { asset: fromKenney, access: "scrape" },
+    ]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.asset.id).toBe("opengameart:nature-kit");
+    expect(out[0]!.asset.alsoOn).toEqual([{ id: "kenney:nature-kit", provider: "kenney", url: "https://kenney.nl/assets/nature-kit" }]);
   });
 });
