@@ -66,6 +66,12 @@ function searchIndexed(sources: Source[], query: SourceQuery, index: AssetIndex)
   });
 }
 
+/** Whether the error, or one it wraps, is a replay miss. */
+function isUnrecorded(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) if (e instanceof UpstreamError && e.kind === "unrecorded") return true;
+  return false;
+}
+
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 
 /** One live source under its own timeout, the overall deadline and its circuit breaker. */
@@ -99,7 +105,8 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
       listings,
     };
   } catch (err) {
-    breaker.failure();
+    // A query replay mode has no recording of says nothing about the site's health.
+    if (!isUnrecorded(err)) breaker.failure();
     const timeout = signal.aborted || (err instanceof UpstreamError && err.kind === "timeout");
     return {
       report: report(source, timeout

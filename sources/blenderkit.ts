@@ -190,11 +190,17 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const freeOnly = query.free || (query.downloadable && !ctx.config.keys[KEY_ENV]);
   const pageSize = Math.min(Math.max(1, query.limit), MAX_PAGE_SIZE);
   const window = pageWindow(query.offset, query.limit, pageSize);
-  const { items, total } = await collectWindow(window, query.limit, pageSize, async (page) => {
-    const url = searchApiUrl(query.q, types, freeOnly, pageSize, page);
-    const { assets, count } = parseSearch(await getJson(url, ctx, "search"), url);
-    return { items: assets, total: count };
-  });
+  const { items, total } = await collectWindow(
+    window,
+    query.limit,
+    pageSize,
+    async (page) => {
+      const url = searchApiUrl(query.q, types, freeOnly, pageSize, page);
+      const { assets, count } = parseSearch(await getJson(url, ctx, "search"), url);
+      return { items: assets, total: count };
+    },
+    ctx.signal,
+  );
   const assets = items.map(toAsset).filter((a) => !query.downloadable || a.downloadable);
   return { assets, ...(total !== undefined ? { total } : {}), searchUrl: searchUrl(query) };
 }

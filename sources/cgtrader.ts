@@ -211,8 +211,12 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   // Models only, and nothing downloads without a CGTrader login.
   if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [] };
   const window = pageWindow(query.offset, query.limit, PAGE_SIZE);
-  const { items, total } = await collectWindow(window, query.limit, PAGE_SIZE, (page) =>
-    listing(listingUrl(query.q, query.free, page), ctx),
+  const { items, total } = await collectWindow(
+    window,
+    query.limit,
+    PAGE_SIZE,
+    (page) => listing(listingUrl(query.q, query.free, page), ctx),
+    ctx.signal,
   );
   return { assets: items.map(toAsset), ...(total !== undefined ? { total } : {}), searchUrl: searchUrl(query) };
 }

@@ -145,7 +145,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const pageSize = query.offset % query.limit === 0 ? query.limit : PAGE_SIZE;
   const window = pageWindow(query.offset, query.limit, pageSize);
   try {
-    const { items, total } = await collectWindow(window, query.limit, pageSize, (page) => fetchPage(searchPageUrl(q, page, pageSize), ctx));
+    const { items, total } = await collectWindow(window, query.limit, pageSize, (page) => fetchPage(searchPageUrl(q, page, pageSize), ctx), ctx.signal);
     return { assets: items.map(soundToAsset), ...(total !== undefined ? { total } : {}), searchUrl };
   } catch (err) {
     // Past the last page Freesound answers 404 ("Invalid page"): nothing more to show.

@@ -21,7 +21,7 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { pageWindow } from "./internal/page-window.ts";
+import { leadingPages, pageWindow } from "./internal/page-window.ts";
 
 const ID = "hdrmaps";
 const NAME = "HDRMAPS";
@@ -157,7 +157,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const free = query.free || query.downloadable;
   const perPage = Math.min(100, Math.max(1, query.limit));
   const { pages, skip } = pageWindow(query.offset, perPage, perPage);
-  const results = await Promise.all(pages.map((p) => fetchProducts(searchApiUrl(query.q, perPage, p, free), ctx)));
+  // A later page that fails ends the window there: the first page's results still stand.
+  const results = await leadingPages(pages.map((p) => fetchProducts(searchApiUrl(query.q, perPage, p, free), ctx)), ctx.signal);
   const products = results
     .flatMap((r) => r.products)
     .slice(skip, skip + query.limit)

@@ -21,6 +21,7 @@ import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, Price, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
+import { followUpPage } from "./internal/page-window.ts";
 
 const ID = "itchio";
 const NAME = "itch.io";
@@ -189,7 +190,12 @@ async function search(query: SourceQuery, ctx: SourceContext) {
     let skip = query.offset % BROWSE_PAGE_SIZE;
     for (let i = 0; i < MAX_PAGES && collected.length < query.limit; i++, page++) {
       const { url: pageUrl, tagType } = browseUrl(query, page);
-      const { assets, count } = await browsePage(pageUrl, tagType ?? "pack", ctx);
+      // The window's first page must answer; a later one that fails ends the window with what was gathered.
+      const answer = i === 0
+        ? await browsePage(pageUrl, tagType ?? "pack", ctx)
+        : await followUpPage(() => browsePage(pageUrl, tagType ?? "pack", ctx), ctx.signal);
+      if (!answer) break;
+      const { assets, count } = answer;
       collected.push(...assets.slice(skip).filter((a) => keep(a, query)));
       skip = 0;
       if (count < BROWSE_PAGE_SIZE) break;
@@ -215,7 +221,10 @@ async function search(query: SourceQuery, ctx: SourceContext) {
     if (collected.length >= query.limit || current.cells < size || !size) break;
     if (total !== undefined && page * size >= total) break;
     page++;
-    current = await searchPage(searchPageUrl(q, page), ctx);
+    // A later page that fails ends the window: the results already gathered still stand.
+    const next = await followUpPage(() => searchPage(searchPageUrl(q, page), ctx), ctx.signal);
+    if (!next) break;
+    current = next;
   }
   // The site's count holds only when nothing was filtered here.
   if (query.free || query.types.length) total = undefined;

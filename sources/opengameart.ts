@@ -17,6 +17,7 @@ import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
+import { followUpPage } from "./internal/page-window.ts";
 
 const ID = "opengameart";
 const NAME = "OpenGameArt.org";
@@ -121,8 +122,10 @@ async function search(query: SourceQuery, ctx: SourceContext) {
   let total = 0;
   for (let i = 0; i < MAX_PAGES; i++, page++) {
     const url = listUrl(query.q, tids, page);
-    const { text } = await ctx.http.getText(url, { signal: ctx.signal });
-    const parsed = parseList(text, url, type);
+    const fetchList = async () => parseList((await ctx.http.getText(url, { signal: ctx.signal })).text, url, type);
+    // The window's first page must answer; a later one that fails ends the window with what was gathered.
+    const parsed = i === 0 ? await fetchList() : await followUpPage(fetchList, ctx.signal);
+    if (!parsed) break;
     total = parsed.total;
     assets.push(...parsed.assets.slice(skip));
     skip = 0;

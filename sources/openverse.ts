@@ -19,7 +19,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { pageWindow } from "./internal/page-window.ts";
+import { followUpPage, pageWindow } from "./internal/page-window.ts";
 
 const ID = "openverse";
 const NAME = "Openverse";
@@ -177,16 +177,18 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const records: AudioRecord[] = [];
   let total: number | undefined;
   let pageCount = Infinity;
-  for (const page of window.pages) {
+  for (const [i, page] of window.pages.entries()) {
     if (page > pageCount) break;
     let res;
     try {
-      res = await fetchPage(q, page, ctx);
+      // The window's first page must answer; a later one that fails ends the window with what was gathered.
+      res = i === 0 ? await fetchPage(q, page, ctx) : await followUpPage(() => fetchPage(q, page, ctx), ctx.signal);
     } catch (err) {
       // Past the last page anonymous clients may see, the API answers 400: the listing ended.
       if (page > 1 && err instanceof UpstreamError && err.status === 400) break;
       throw err;
     }
+    if (!res) break;
     total ??= res.total;
     pageCount = res.pageCount ?? pageCount;
     records.push(...res.items);

@@ -18,7 +18,7 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { pageWindow } from "./internal/page-window.ts";
+import { leadingPages, pageWindow } from "./internal/page-window.ts";
 
 const ID = "polyfork";
 const NAME = "Polyfork";
@@ -135,7 +135,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const free = query.free || query.downloadable;
   const perPage = Math.min(100, Math.max(1, query.limit));
   const { pages, skip } = pageWindow(query.offset, perPage, perPage);
-  const results = await Promise.all(pages.map((p) => fetchPage(searchApiUrl(query.q, perPage, p, free), ctx)));
+  // A later page that fails ends the window there: the first page's results still stand.
+  const results = await leadingPages(pages.map((p) => fetchPage(searchApiUrl(query.q, perPage, p, free), ctx)), ctx.signal);
   const items = results.flatMap((r) => r.items).slice(skip, skip + query.limit);
   const total = results[0]?.total;
   return { assets: items.map(toAsset), ...(total !== undefined ? { total } : {}), searchUrl: searchUrl(query) };

@@ -19,6 +19,7 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import { fetchJson, is404, kResolution, pagesFor, shapeError, sortResolutions, typeFilter } from "./internal/texture-sites.ts";
+import { leadingPages } from "./internal/page-window.ts";
 
 const ID = "sharetextures";
 const NAME = "ShareTextures";
@@ -153,7 +154,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   if (!fits(query.types)) return { assets: [], total: 0, searchUrl: link };
   const tag = tagOf(query.q);
   const { pages, skip } = pagesFor(query.offset, query.limit, query.limit);
-  const answers = await Promise.all(pages.map((page) => listing(itemsUrl(tag, page, query.limit), ctx)));
+  // A later page that fails ends the window there: the first page's results still stand.
+  const answers = await leadingPages(pages.map((page) => listing(itemsUrl(tag, page, query.limit), ctx)), ctx.signal);
   const first = answers[0]!;
   if (tag && first.data.facets?.tags && !first.data.facets.tags.some((t) => t.slug === tag)) {
     // The tag does not exist: the API answered its unfiltered listing instead.

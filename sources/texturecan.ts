@@ -20,6 +20,7 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import { fetchText, htmlText, is404, kResolution, pagesFor, pixelsToK, shapeError, typeFilter } from "./internal/texture-sites.ts";
+import { leadingPages } from "./internal/page-window.ts";
 
 const ID = "texturecan";
 const NAME = "TextureCan";
@@ -132,7 +133,11 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   if (pageSize === 0) return { assets: [], total: 0, searchUrl: link };
   const { pages, skip } = pagesFor(query.offset, query.limit, pageSize);
   const wantedPages = pages.filter((p) => p <= first.pageCount);
-  const answers = await Promise.all(wantedPages.map((p) => (p === 1 ? first : listingPage(searchPageUrl(q, p), ctx))));
+  // A later page that fails ends the window there: the pages before it still stand.
+  const answers = await leadingPages(
+    wantedPages.map((p) => (p === 1 ? Promise.resolve(first) : listingPage(searchPageUrl(q, p), ctx))),
+    ctx.signal,
+  );
   const wanted = typeFilter(query.types);
   const all = answers.flatMap((a) => a.cards).slice(skip, skip + query.limit);
   const assets = all.filter((a) => wanted(a.type));

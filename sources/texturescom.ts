@@ -21,6 +21,7 @@
 import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetType } from "../core/schemas/index.ts";
+import { leadingPages } from "./internal/page-window.ts";
 
 const ID = "texturescom";
 const NAME = "Textures.com";
@@ -143,10 +144,10 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   if (query.offset > 0 && pageSize > 0 && want > pageSize) {
     const firstPage = Math.floor(query.offset / pageSize) + 1;
     const lastPage = Math.min(Math.floor((want - 1) / pageSize) + 1, firstPage + MAX_EXTRA_PAGES);
-    const more: number[] = [];
-    for (let p = Math.max(2, firstPage); p <= lastPage; p++) more.push(p);
-    const pages = await Promise.all(more.map((p) => fetchPage(query.q, p, query.free, ctx)));
-    items = [...(firstPage === 1 ? first : []), ...pages.flat()];
+    const fetches: Promise<Item[]>[] = [];
+    for (let p = firstPage; p <= lastPage; p++) fetches.push(p === 1 ? Promise.resolve(first) : fetchPage(query.q, p, query.free, ctx));
+    // A later page that fails ends the window there: the pages before it still stand.
+    items = (await leadingPages(fetches, ctx.signal)).flat();
     skip = query.offset - (firstPage - 1) * pageSize;
   }
   let assets = items.slice(skip, skip + query.limit).map((item) => toAsset(item, query.free));

@@ -143,10 +143,16 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   tokenOf(ctx);
   const q = query.q.trim();
   const window = pageWindow(query.offset, query.limit, PAGE_SIZE);
-  const { items, total } = await collectWindow(window, query.limit, PAGE_SIZE, async (page) => {
-    const url = listUrl(q, page);
-    return parseList(await getJson(url, ctx), url);
-  });
+  const { items, total } = await collectWindow(
+    window,
+    query.limit,
+    PAGE_SIZE,
+    async (page) => {
+      const url = listUrl(q, page);
+      return parseList(await getJson(url, ctx), url);
+    },
+    ctx.signal,
+  );
   return { assets: items.filter(visible).map((t) => toAsset(t)), ...(total !== undefined ? { total } : {}), searchUrl };
 }
 

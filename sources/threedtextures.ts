@@ -29,6 +29,7 @@ import {
   shapeError,
   typeFilter,
 } from "./internal/texture-sites.ts";
+import { leadingPages } from "./internal/page-window.ts";
 
 const ID = "3dtextures";
 const NAME = "3DTextures";
@@ -152,7 +153,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   if (!fits(query.types)) return { assets: [], total: 0, searchUrl: link };
   const perPage = Math.min(query.limit, 100);
   const { pages, skip } = pagesFor(query.offset, query.limit, perPage);
-  const answers = await Promise.all(pages.map((page) => postsPage(postsUrl(query.q, page, perPage), ctx)));
+  // A later page that fails ends the window there: the first page's results still stand.
+  const answers = await leadingPages(pages.map((page) => postsPage(postsUrl(query.q, page, perPage), ctx)), ctx.signal);
   const all = answers
     .flatMap((a) => a.posts)
     .slice(skip, skip + query.limit)

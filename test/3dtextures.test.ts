@@ -102,6 +102,29 @@ describe("3dtextures: search", () => {
     expect(result.assets).toEqual([]);
   });
 
+  it("keeps page 1's posts when the next page of the window fails (page 2 is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const page2 = `${API}?search=wood&_embed=wp:term&per_page=4&page=2&${FIELDS}`;
+    const result = await threeDTextures.search!(query("wood", { offset: 1 }), ctx);
+    expect([...replay.requested].sort()).toEqual([WOOD_URL, page2].sort());
+    expect(result.assets.map((a) => a.nativeId)).toEqual([
+      "wood-wicker-013-free-seamless-pbr-texture",
+      "concrete-wall-formwork-016-free-seamless-pbr-texture",
+      "asphalt-damaged-001",
+    ]);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW });
+    other.replay.add({ url: WOOD_URL, status: 500, body: "oops" });
+    await expect(threeDTextures.search!(query("wood", { offset: 1 }), other.ctx)).rejects.toThrow();
+  });
+
+  it("asks per_page=24 with the default limit (manifest STAND-IN: the recorded page of 4)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const result = await threeDTextures.search!(query("wood", { limit: 24 }), ctx);
+    expect(replay.requested).toEqual([`${API}?search=wood&_embed=wp:term&per_page=24&page=1&${FIELDS}`]);
+    expect(result.assets).toHaveLength(4);
+  });
+
   it("asks nothing for types 3DTextures does not have", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     expect((await threeDTextures.search!(query("wood", { types: ["model"] }), ctx)).assets).toEqual([]);

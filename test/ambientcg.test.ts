@@ -100,6 +100,14 @@ describe("ambientcg: search", () => {
     expect(result.searchUrl).toBe("https://ambientcg.com/list?q=wood&type=material,substance,decal,atlas");
   });
 
+  it("asks limit=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
+    const { ctx, replay } = setup();
+    const result = await ambientcg.search!(query("wood"), ctx);
+    expect(replay.requested).toEqual([`${API}?q=wood&limit=24&offset=0&${INCLUDE}`]);
+    expect(result.assets.map((a) => a.id)).toEqual(["ambientcg:Wood096", "ambientcg:Wood095", "ambientcg:Wood094"]);
+    expect(result.total).toBe(331);
+  });
+
   it("drops results of other types locally and then gives no total", async () => {
     const { ctx, replay } = setup();
     const url = `${API}?q=wood&type=hdri&limit=3&offset=0&${INCLUDE}`;

@@ -124,6 +124,28 @@ describe("blenderkit: search", () => {
     expect(res2.assets.map((a) => a.title)).toEqual(["Minotti Linha Table & Fynn Chair", "Chair"]);
   });
 
+  it("keeps page 1's results when the next page of the window fails (page 2 is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const page2 = `${API}/search/?query=chair+asset_type%3Amodel%2Cprintable%2Cscene&page_size=3&page=2`;
+    // offset 1, limit 3: page 1 (full: 3 of 3) from its 2nd item, then page 2, which fails.
+    const res = await blenderkit.search!(query("chair", { types: ["model"], limit: 3, offset: 1 }), ctx);
+    expect(replay.requested).toEqual([SEARCH_CHAIR, page2]);
+    expect(res.assets.map((a) => a.title)).toEqual(["Minotti Linha Table & Fynn Chair", "Chair"]);
+    expect(res.total).toBe(7267);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW });
+    other.replay.add({ url: SEARCH_CHAIR, status: 500, body: "oops" });
+    await expect(blenderkit.search!(query("chair", { types: ["model"], limit: 3, offset: 1 }), other.ctx)).rejects.toThrow();
+    expect(other.replay.requested).toEqual([SEARCH_CHAIR]);
+  });
+
+  it("asks page_size=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const res = await blenderkit.search!(query("chair", { types: ["model"], limit: 24 }), ctx);
+    expect(replay.requested).toEqual([`${API}/search/?query=chair+asset_type%3Amodel%2Cprintable%2Cscene&page_size=24`]);
+    expect(res.assets).toHaveLength(3);
+  });
+
   it("adds is_free:true for free (and, without a key, for downloadable) and several types", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const free = `${API}/search/?query=wooden+floor+asset_type%3Amaterial%2Chdr+is_free%3Atrue&page_size=24`;

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cgtrader, listingUrl } from "../sources/cgtrader.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
@@ -124,6 +126,27 @@ describe("cgtrader: search", () => {
     const res2 = await cgtrader.search!(query("chair", { offset: 119, limit: 3 }), ctx2);
     expect(replay2.requested).toEqual([SEARCH_CHAIR]);
     expect(res2.assets).toEqual([]);
+  });
+
+  it("keeps page 1's items when the next page of the window fails (scripted full page 1, page 2 missing)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const recorded = JSON.parse(readFileSync(join(FIXTURES, "search_chair.json"), "utf8"));
+    const [item] = recorded.data;
+    // Scripted: 120 copies of the first recorded item, each with its own URL, as a full page 1.
+    const data = Array.from({ length: 120 }, (_, i) => ({
+      ...item,
+      id: String(i),
+      attributes: { ...item.attributes, id: i, title: `Chair ${i}`, url: `${SITE}/3d-models/furniture/chair/chair-${i}` },
+    }));
+    replay.add({ url: SEARCH_CHAIR, body: JSON.stringify({ ...recorded, data }), note: "scripted" });
+    const res = await cgtrader.search!(query("chair", { offset: 118, limit: 4 }), ctx);
+    expect(replay.requested).toEqual([SEARCH_CHAIR, `${SITE}/search?keywords=chair&page=2`]);
+    expect(res.assets.map((a) => a.title)).toEqual(["Chair 118", "Chair 119"]);
+    expect(res.total).toBe(233502);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW });
+    other.replay.add({ url: SEARCH_CHAIR, status: 500, body: "oops", note: "scripted" });
+    await expect(cgtrader.search!(query("chair", { offset: 118, limit: 4 }), other.ctx)).rejects.toThrow();
   });
 
   it("asks nothing for other types or for direct downloads", async () => {

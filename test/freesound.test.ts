@@ -101,6 +101,28 @@ describe("freesound: search", () => {
     expect(res.total).toBe(60);
   });
 
+  it("keeps page 1's sounds when the next page of the window fails (scripted page 1, page 2 missing)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW, env: ENV });
+    const item = fixture("search_text_result_item_415362.json");
+    const page1 = { count: 60, next: null, previous: null, results: Array.from({ length: 50 }, (_, i) => ({ ...item, id: i })) };
+    replay.add({ url: search("kick", 50, 1), body: JSON.stringify(page1), note: "scripted" });
+    const res = await freesound.search!(query("kick", { offset: 45, limit: 10 }), ctx);
+    expect(replay.requested).toEqual([search("kick", 50, 1), search("kick", 50, 2)]);
+    expect(res.assets.map((a) => a.nativeId)).toEqual(["45", "46", "47", "48", "49"]);
+    expect(res.total).toBe(60);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW, env: ENV });
+    other.replay.add({ url: search("kick", 50, 1), status: 500, body: "oops", note: "scripted" });
+    await expect(freesound.search!(query("kick", { offset: 45, limit: 10 }), other.ctx)).rejects.toThrow();
+  });
+
+  it("asks page_size=24 with the default limit (manifest STAND-IN: the recorded page of 2)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW, env: ENV });
+    const res = await freesound.search!(query("bass"), ctx);
+    expect(replay.requested).toEqual([search("bass", 24, 1)]);
+    expect(res.assets).toHaveLength(2);
+  });
+
   it("answers nothing past the last page (Freesound's 404) and skips non-audio searches", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     replay.add({ url: search("kick", 24, 9), status: 404, body: '{"detail":"Invalid page."}', note: "scripted 404" });

@@ -107,6 +107,25 @@ describe("hdrmaps: search", () => {
     );
   });
 
+  it("keeps page 1's products when the next page of the window fails (page 2 is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const page2 = `${API}?search=sunset&per_page=4&category=${EXCLUDED}&category_operator=not_in&page=2&_fields=${FIELDS}`;
+    const result = await hdrmaps.search!(query("sunset", { offset: 1 }), ctx);
+    expect([...replay.requested].sort()).toEqual([SEARCH_SUNSET, page2].sort());
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["kalten-floss-sunset", "egg-hill-clear-sky-sunset"]);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW });
+    other.replay.add({ url: SEARCH_SUNSET, status: 500, body: "oops" });
+    await expect(hdrmaps.search!(query("sunset", { offset: 1 }), other.ctx)).rejects.toBeInstanceOf(UpstreamError);
+  });
+
+  it("asks per_page=24 with the default limit (manifest STAND-IN: the recorded page of 4)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const result = await hdrmaps.search!(query("sunset", { limit: 24 }), ctx);
+    expect(replay.requested).toEqual([searchApiUrl("sunset", 24, 1, false)]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["jawornik-before-the-sunset", "kalten-floss-sunset", "egg-hill-clear-sky-sunset"]);
+  });
+
   it("keeps only freebies when free is asked, whatever the upstream answers", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const body = readFileSync(join(FIXTURES, "hdrmaps", "search_sunset.json"), "utf8");

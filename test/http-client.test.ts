@@ -288,11 +288,11 @@ describe("retries", () => {
     expect(err.kind).toBe("network");
   });
 
-  it("an unrecorded URL fails as a network error naming it, without retries", async () => {
+  it("an unrecorded URL fails as an unrecorded error naming it, without retries", async () => {
     const { replay, http } = replayClient();
     const url = "https://a.example/never-recorded?q=1";
     const err = await failure(http.getText(url));
-    expect(err.kind).toBe("network");
+    expect(err.kind).toBe("unrecorded");
     expect(err.message).toContain(url);
     expect(replay.requested).toEqual([url]);
   });

@@ -106,6 +106,42 @@ describe("itchio search", () => {
     expect(result.assets.map((a) => a.title)).toEqual(["Low Poly Tree Pack", "Low-Poly Trees Asset Pack"]);
   });
 
+  it("keeps page 1's cards when the next search page fails (page 2 is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // The default limit 24: the recorded page has 6 cards, so the source reads on to page 2, which fails.
+    const result = await itchio.search!(query({ limit: 24 }), ctx);
+    expect(replay.requested).toEqual([SEARCH, `${SEARCH}&page=2`]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual([
+      "example-231791~low-poly-tree",
+      "brokenvector~low-poly-tree-pack",
+      "mark-auman~low-poly-trees-asset-pack",
+      "lowpolyworld~low-poly",
+      "indieriffic~low-poly-tree-pack",
+      "indieriffic~low-poly-tree-pack-flat",
+    ]);
+    // The page that holds the offset failing still fails the search (offset 7 is on page 2).
+    const other = replayContext({ now: NOW });
+    await expect(itchio.search!(query({ offset: 7, limit: 2 }), other.ctx)).rejects.toThrow(`${SEARCH}&page=2`);
+    // And so does page 1 failing.
+    const third = replayContext({ now: NOW });
+    third.replay.add({ url: SEARCH, status: 500, body: "oops" });
+    await expect(itchio.search!(query({ limit: 24 }), third.ctx)).rejects.toThrow();
+  });
+
+  it("keeps the browse listing's page 1 when its page 2 fails (not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // limit 6 with Cozy Tunes (an audio pack) dropped from page 1: the source reads on to page 2, which fails.
+    const result = await itchio.search!(query({ q: "", free: true, types: ["model"], limit: 6 }), ctx);
+    expect(replay.requested).toEqual([BROWSE, "https://itch.io/game-assets/free/tag-3d?format=json&page=2"]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual([
+      "quaternius~universal-animation-library",
+      "kaylousberg~kaykit-adventurers",
+      "quaternius~universal-animation-library-2",
+      "pizzadoggy~retro-tree-pack",
+      "quaternius~stylized-nature-megakit",
+    ]);
+  });
+
   it("browses the free 3D listing (JSON) for an empty query with free and type model", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const result = await itchio.search!(query({ q: "", free: true, types: ["model"], limit: 5 }), ctx);

@@ -100,6 +100,19 @@ describe("opengameart search", () => {
     ]);
   });
 
+  it("keeps page 1's cards when the next page fails (page 2, &page=1, is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // 30 from offset 0: the 24 cards of page 1 (of 182), then the next page, which fails.
+    const result = await opengameart.search!(query({ limit: 30 }), ctx);
+    expect(replay.requested).toEqual([TREE_3D, `${TREE_3D}&page=1`]);
+    expect(result.assets).toHaveLength(24);
+    expect(result.assets[23]!.nativeId).toBe("realistic-tree-16-dracaena");
+    expect(result.total).toBe(182);
+    // The window's first page failing still fails the search (offset 24 starts on the unrecorded page).
+    const other = replayContext({ now: NOW });
+    await expect(opengameart.search!(query({ offset: 24, limit: 4 }), other.ctx)).rejects.toThrow(`${TREE_3D}&page=1`);
+  });
+
   it("types cards as other when the asked art types do not agree on one type", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // STAND-IN: the recorded 3D search served for the same text searched over every art type.

@@ -99,6 +99,22 @@ describe("openverse: search", () => {
     expect(res.total).toBe(45);
   });
 
+  it("keeps the first page's records when the next page of the window fails (scripted page, next missing)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const recorded = JSON.parse(readFileSync(join(FIXTURES, "openverse", "v1_audio_search_q-cat_trimmed.json"), "utf8"));
+    const record = (n: number) => ({ ...recorded.results[0], id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, title: `Track ${n}` });
+    const page2 = { result_count: 45, page_count: 3, page_size: 20, page: 2, results: Array.from({ length: 20 }, (_, i) => record(20 + i)) };
+    replay.add({ url: `${API}/?q=drums&page_size=20&page=2`, body: JSON.stringify(page2), note: "scripted page" });
+    const res = await openverse.search!(query("drums", { offset: 30, limit: 24 }), ctx);
+    expect(replay.requested).toEqual([`${API}/?q=drums&page_size=20&page=2`, `${API}/?q=drums&page_size=20&page=3`]);
+    expect(res.assets.map((a) => a.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Track ${30 + i}`));
+    expect(res.total).toBe(45);
+    // The window's first page failing still fails the search.
+    const other = replayContext({ now: NOW });
+    other.replay.add({ url: `${API}/?q=drums&page_size=20&page=2`, status: 500, body: "oops", note: "scripted" });
+    await expect(openverse.search!(query("drums", { offset: 30, limit: 24 }), other.ctx)).rejects.toThrow();
+  });
+
   it("does not ask when the asked types exclude audio", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     expect((await openverse.search!(query("cat", { types: ["model"] }), ctx)).assets).toEqual([]);

@@ -110,6 +110,25 @@ describe("polyfork: search", () => {
     expect(pageWindow(10, 5, 5)).toEqual({ pages: [3], skip: 0 });
   });
 
+  it("keeps page 1's results when the next page of the window fails (page 2 is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const result = await polyfork.search!(query("rock", { offset: 2 }), ctx);
+    expect([...replay.requested].sort()).toEqual([`${API}?q=rock&per_page=5`, `${API}?q=rock&per_page=5&page=2`]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["rock-bommie-column-0f8a9b", "rock-cave-ledge-2a9532", "aquascape-rock-arch-48bf5e"]);
+    expect(result.total).toBe(59);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW });
+    other.replay.add({ url: `${API}?q=rock&per_page=5`, status: 500, body: "oops" });
+    await expect(polyfork.search!(query("rock", { offset: 2 }), other.ctx)).rejects.toBeInstanceOf(UpstreamError);
+  });
+
+  it("asks per_page=24 with the default limit (manifest STAND-IN: the recorded page of 5)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const result = await polyfork.search!(query("rock", { limit: 24 }), ctx);
+    expect(replay.requested).toEqual([`${API}?q=rock&per_page=24`]);
+    expect(result.assets).toHaveLength(5);
+  });
+
   it("adds free=1 for free (and for downloadable, which is the same set here)", async () => {
     for (const over of [{ free: true }, { downloadable: true }]) {
       const { ctx, replay } = replayContext({ now: NOW });

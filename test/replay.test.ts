@@ -162,7 +162,7 @@ describe("scripted entries", () => {
     expect(replay.has(A)).toBe(true);
     expect(replay.has("https://a.example/post-only")).toBe(false);
     expect(replay.has("https://a.example/post-only", "post")).toBe(true);
-    expect((await failure(http.getText("https://a.example/post-only"))).kind).toBe("network");
+    expect((await failure(http.getText("https://a.example/post-only"))).kind).toBe("unrecorded");
   });
 
   it("records every request, misses included, with method and headers", async () => {
@@ -227,7 +227,7 @@ describe("answers that change: `times`", () => {
     expect((await http.getText(A, { cache: false })).text).toBe("once");
     expect(replay.has(A)).toBe(false);
     const err = await failure(http.getText(A, { cache: false }));
-    expect(err.kind).toBe("network");
+    expect(err.kind).toBe("unrecorded");
     expect(err.message).toContain(A);
   });
 
@@ -273,12 +273,12 @@ describe("faults", () => {
 });
 
 describe("unrecorded requests", () => {
-  it("fail like a network error that names the URL, and are not retried", async () => {
+  it("fail like a network error (kind unrecorded) that names the URL, and are not retried", async () => {
     const replay = new ReplayDispatcher();
     const http = clientOver(replay, { HTTP_RETRIES: "2" });
     const url = "https://nowhere.example/path?x=1";
     const err = await failure(http.getText(url));
-    expect(err.kind).toBe("network");
+    expect(err.kind).toBe("unrecorded");
     expect(err.code).toBeUndefined();
     expect(err.message).toContain(url);
     expect(err.message).toMatch(/no recorded response/);

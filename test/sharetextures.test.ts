@@ -90,6 +90,26 @@ describe("sharetextures: search", () => {
     expect(result.assets.map((a) => a.nativeId)).toEqual(["brick-wall-5", "brick-wall-4", "brick-wall-2"]);
   });
 
+  it("keeps page 1's results when the next page of the window fails (page 2 is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const page2 = `${API}/items?tag=brick-wall&sortBy=most_download&page=2&perPage=3`;
+    const result = await sharetextures.search!(query("brick wall", { offset: 1 }), ctx);
+    expect([...replay.requested].sort()).toEqual([BRICK_URL, page2]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["brick-wall-5", "brick-wall-4"]);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW });
+    other.replay.add({ url: BRICK_URL, status: 500, body: "oops" });
+    await expect(sharetextures.search!(query("brick wall", { offset: 1 }), other.ctx)).rejects.toThrow(BRICK_URL);
+  });
+
+  it("asks perPage=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const result = await sharetextures.search!(query("brick wall", { limit: 24 }), ctx);
+    expect(replay.requested).toEqual([`${API}/items?tag=brick-wall&sortBy=most_download&page=1&perPage=24`]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["brick-wall-2", "brick-wall-5", "brick-wall-4"]);
+    expect(result.total).toBe(9);
+  });
+
   it("asks nothing for types ShareTextures does not have", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const result = await sharetextures.search!(query("brick wall", { types: ["hdri", "audio"] }), ctx);

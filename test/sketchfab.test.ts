@@ -99,6 +99,13 @@ describe("sketchfab: search", () => {
     expect(asked(replay)).toEqual([CATEGORIES, url]);
   });
 
+  it("asks count=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const res = await sketchfab.search!(query("tree"), ctx);
+    expect(asked(replay)).toEqual([CATEGORIES, `${API}/search?type=models&q=tree&license=cc0&downloadable=true&count=24`]);
+    expect(res.assets).toHaveLength(3);
+  });
+
   it("never cuts more than the limit", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const url = `${API}/search?type=models&q=tree&license=cc0&downloadable=true&count=2`;

@@ -91,6 +91,31 @@ describe("texturecan: search", () => {
     expect(result.assets.map((a) => a.nativeId)).toEqual(["589", "458"]);
   });
 
+  it("keeps the pages that answered when a later page fails (pages 3 and 4 are not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // The default limit 24 over pages of 3 cards asks every page of the pager (4).
+    const result = await texturecan.search!(query("wood", { limit: 24 }), ctx);
+    expect(replay.requested).toEqual([PAGE1, PAGE2, `${SITE}/search/wood/3/`, `${SITE}/search/wood/4/`]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["591", "590", "589", "458", "456"]);
+    expect(result.total).toBeUndefined();
+  });
+
+  it("ends the window at the first failed page, so the results stay contiguous", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    replay.add({ url: PAGE2, status: 503, body: "busy" });
+    const result = await texturecan.search!(query("wood", { limit: 24 }), ctx);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["591", "590", "589"]);
+  });
+
+  it("still fails when the window's first page fails", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // Offset 6 starts on page 3 (not recorded): nothing of the window answered.
+    await expect(texturecan.search!(query("wood", { offset: 6, limit: 2 }), ctx)).rejects.toThrow(`${SITE}/search/wood/3/`);
+    expect(replay.requested).toEqual([PAGE1, `${SITE}/search/wood/3/`]);
+    const other = replayContext({ now: NOW });
+    await expect(texturecan.search!(query("chair"), other.ctx)).rejects.toThrow(`${SITE}/search/chair/1/`);
+  });
+
   it("asks nothing without words or for types it does not have", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     expect((await texturecan.search!(query(""), ctx)).assets).toEqual([]);

@@ -118,6 +118,19 @@ describe("texturescom: search", () => {
     expect(searchApiUrl("old wood", 3, true)).toBe(`${API}?q=old%20wood&filter=free&page=3`);
   });
 
+  it("keeps page 1's results when a later page of the window fails (page 2 is not recorded)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // Offset 3 + limit 5 spans page 1 (5 results) and page 2; page 2 fails: page 1's last two remain.
+    const result = await texturescom.search!(query("tree", { offset: 3, limit: 5 }), ctx);
+    expect(replay.requested).toEqual([`${API}?q=tree`, `${API}?q=tree&page=2`]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["133410", "133992"]);
+
+    const failing = replayContext({ now: NOW });
+    failing.replay.add({ url: `${API}?q=tree&page=2`, status: 500, body: "oops" });
+    const again = await texturescom.search!(query("tree", { offset: 3, limit: 5 }), failing.ctx);
+    expect(again.assets.map((a) => a.nativeId)).toEqual(["133410", "133992"]);
+  });
+
   it("asks nothing for types it does not have, or for direct downloads", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     expect(await texturescom.search!(query("tree", { types: ["audio"] }), ctx)).toEqual({ assets: [], total: 0 });

@@ -84,6 +84,22 @@ describe("thingiverse: search", () => {
     expect(res.assets.map((a) => a.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Thing ${24 + i}`));
   });
 
+  it("keeps page 1's things when the next page of the window fails (scripted page 1, page 2 missing)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW, env: ENV });
+    const [item] = JSON.parse(readFileSync(join(FIXTURES, "thingiverse", "newest_per_page_30_page_1_excerpt.json"), "utf8"));
+    const hits = Array.from({ length: 30 }, (_, i) => ({ ...item, id: i, name: `Thing ${i}` }));
+    const page = (p: number) => `${API}/search/gear%20box/?type=things&per_page=30&page=${p}&sort=relevant`;
+    replay.add({ url: page(1), body: JSON.stringify({ total: 4321, hits }), note: "scripted" });
+    const res = await thingiverse.search!(query("gear box", { offset: 24, limit: 10 }), ctx);
+    expect(replay.requested).toEqual([page(1), page(2)]);
+    expect(res.assets.map((a) => a.title)).toEqual(Array.from({ length: 6 }, (_, i) => `Thing ${24 + i}`));
+    expect(res.total).toBe(4321);
+    // A failing first page still fails the search.
+    const other = replayContext({ now: NOW, env: ENV });
+    other.replay.add({ url: page(1), status: 500, body: "oops", note: "scripted" });
+    await expect(thingiverse.search!(query("gear box", { offset: 24, limit: 10 }), other.ctx)).rejects.toThrow();
+  });
+
   it("asks nothing for other types, for downloadable-only searches, or without the token", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     expect((await thingiverse.search!(query("beer", { types: ["audio"] }), ctx)).assets).toEqual([]);

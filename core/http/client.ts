@@ -233,8 +233,8 @@ function toUpstreamError(err: unknown, url: string, signal: AbortSignal | undefi
   }
   const code = e?.code ?? e?.cause?.code ?? "";
   if (/TIMEOUT/.test(code)) return new UpstreamError(`${url} timed out (${code})`, url, "timeout");
-  const replayMiss = e?.name === "ReplayMissError";
-  return new UpstreamError(`${url} failed: ${e?.message ?? String(err)}`, url, "network", undefined, undefined, replayMiss ? undefined : code);
+  if (e?.name === "ReplayMissError") return new UpstreamError(`${url} failed: ${e.message}`, url, "unrecorded");
+  return new UpstreamError(`${url} failed: ${e?.message ?? String(err)}`, url, "network", undefined, undefined, code);
 }
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -27,7 +27,8 @@ export interface StreamResponse {
   body: Readable;
 }
 
-export type UpstreamErrorKind = "http" | "network" | "timeout" | "parse" | "blocked" | "aborted";
+/** `unrecorded`: replay mode has no recording of the URL (not a failure of the site). */
+export type UpstreamErrorKind = "http" | "network" | "timeout" | "parse" | "blocked" | "aborted" | "unrecorded";
 
 /** Any failure of an upstream request; `status` is set for HTTP errors. */
 export class UpstreamError extends Error {
