@@ -14,6 +14,7 @@
  *   scene id only groups downloads of one Blender scene; this server sends one fixed id.
  */
 import { z } from "zod";
+import { fetchJson } from "./internal/fetch.ts";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -84,14 +85,6 @@ function authHeaders(ctx: SourceContext): Record<string, string> {
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
-async function getJson(url: string, ctx: SourceContext, what: string): Promise<unknown> {
-  const res = await ctx.http.getText(url, { signal: ctx.signal, headers: { accept: "application/json", ...authHeaders(ctx) } });
-  try {
-    return JSON.parse(res.text);
-  } catch {
-    throw new UpstreamError(`${ID}: ${what} did not answer JSON`, url, "parse", res.status);
-  }
-}
 
 /** Words and filters joined with `+`, each encoded as BlenderKit's own clients do (`asset_type%3Amodel%2Cscene`). */
 function queryParam(terms: string[]): string {
@@ -196,7 +189,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
     pageSize,
     async (page) => {
       const url = searchApiUrl(query.q, types, freeOnly, pageSize, page);
-      const { assets, count } = parseSearch(await getJson(url, ctx, "search"), url);
+      const { assets, count } = parseSearch(await fetchJson(ID, url, ctx, authHeaders(ctx)), url);
       return { items: assets, total: count };
     },
     ctx.signal,
@@ -234,7 +227,7 @@ async function resolveFile(a: BkAsset, f: File, ctx: SourceContext): Promise<Ass
   const url = `${API}/downloads/${f.uuid}/?scene_uuid=${SCENE_UUID}`;
   let body: unknown;
   try {
-    body = await getJson(url, ctx, `download of file ${f.uuid}`);
+    body = await fetchJson(ID, url, ctx, authHeaders(ctx));
   } catch (err) {
     if (isAuthFailure(err)) return pageFile(a, f);
     throw err;
@@ -251,7 +244,7 @@ async function getAsset(baseId: string, ctx: SourceContext): Promise<AssetDetail
   const url = `${API}/search/?query=asset_base_id:${baseId.toLowerCase()}`;
   let body: unknown;
   try {
-    body = await getJson(url, ctx, `asset ${baseId}`);
+    body = await fetchJson(ID, url, ctx, authHeaders(ctx));
   } catch (err) {
     if (err instanceof UpstreamError && err.status === 404) return null;
     throw err;
@@ -269,7 +262,7 @@ async function getAsset(baseId: string, ctx: SourceContext): Promise<AssetDetail
 async function census(ctx: SourceContext): Promise<SourceCensus> {
   const count = async (types: string[], freeOnly: boolean) => {
     const url = searchApiUrl("", types, freeOnly, 1, 1);
-    return parseSearch(await getJson(url, ctx, "search"), url).count;
+    return parseSearch(await fetchJson(ID, url, ctx, authHeaders(ctx)), url).count;
   };
   const perType = await Promise.all(UPSTREAM_TYPES.map(async ([type, upstream]) => [type, await count(upstream, false)] as const));
   const free = await count(UPSTREAM_TYPES.flatMap(([, upstream]) => upstream), true);

@@ -18,7 +18,8 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { DAY_MS, fetchJson, fetchText, is404, kResolution, shapeError } from "./internal/texture-sites.ts";
+import { fetchJson, fetchText, is404, shapeError } from "./internal/fetch.ts";
+import { DAY_MS, kResolution } from "./internal/texture-sites.ts";
 
 const ID = "cgbookcase";
 const NAME = "cgbookcase";

@@ -18,7 +18,9 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { fetchJson, is404, kResolution, pagesFor, shapeError, sortResolutions, typeFilter } from "./internal/texture-sites.ts";
+import { fetchJson, is404, shapeError } from "./internal/fetch.ts";
+import { pageWindow } from "./internal/page-window.ts";
+import { kResolution, sortResolutions, typeFilter } from "./internal/texture-sites.ts";
 import { leadingPages } from "./internal/page-window.ts";
 
 const ID = "sharetextures";
@@ -153,7 +155,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const link = searchUrl(query);
   if (!fits(query.types)) return { assets: [], total: 0, searchUrl: link };
   const tag = tagOf(query.q);
-  const { pages, skip } = pagesFor(query.offset, query.limit, query.limit);
+  const { pages, skip } = pageWindow(query.offset, query.limit, query.limit);
   // A later page that fails ends the window there: the first page's results still stand.
   const answers = await leadingPages(pages.map((page) => listing(itemsUrl(tag, page, query.limit), ctx)), ctx.signal);
   const first = answers[0]!;

@@ -14,6 +14,7 @@
  *   slug only (`animals-pets`), details by name (`Animals & Pets`); the list maps one to the other.
  */
 import { z } from "zod";
+import { fetchJson } from "./internal/fetch.ts";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -80,15 +81,6 @@ function headers(ctx: SourceContext): Record<string, string> {
   return token ? { authorization: `Token ${token}` } : {};
 }
 
-/** GET + JSON.parse, with errors that name the source. */
-async function getJson(url: string, ctx: SourceContext, what: string): Promise<unknown> {
-  const res = await ctx.http.getText(url, { signal: ctx.signal, headers: { accept: "application/json", ...headers(ctx) } });
-  try {
-    return JSON.parse(res.text);
-  } catch {
-    throw new UpstreamError(`${ID}: ${what} did not answer JSON`, url, "parse", res.status);
-  }
-}
 
 /** The Data API's own timestamps have no zone; they are UTC. */
 function isoTime(raw: string | null | undefined): string | undefined {
@@ -156,7 +148,7 @@ function parseSearch(body: unknown, url: string): { models: Model[]; next: boole
 /** Category slug → name; an empty map when the list cannot be had (search still answers, with slugs). */
 async function categoryNames(ctx: SourceContext): Promise<Map<string, string>> {
   try {
-    const body = Categories.parse(await getJson(`${API}/categories`, ctx, "categories"));
+    const body = Categories.parse(await fetchJson(ID, `${API}/categories`, ctx, headers(ctx)));
     return new Map(body.results.map((c) => [c.slug, c.name]));
   } catch {
     return new Map();
@@ -179,7 +171,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   // Only models, and none of them downloadable by this server.
   if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [] };
   const url = searchApiUrl(query.q, Math.min(query.limit, MAX_COUNT), query.offset);
-  const [names, body] = await Promise.all([categoryNames(ctx), getJson(url, ctx, "search")]);
+  const [names, body] = await Promise.all([categoryNames(ctx), fetchJson(ID, url, ctx, headers(ctx))]);
   const { models, total } = parseSearch(body, url);
   return {
     assets: models.slice(0, query.limit).map((m) => toAsset(m, names)),
@@ -193,7 +185,7 @@ async function getAsset(uid: string, ctx: SourceContext): Promise<AssetDetails |
   const url = `${API}/models/${uid}`;
   let body: unknown;
   try {
-    body = await getJson(url, ctx, `model ${uid}`);
+    body = await fetchJson(ID, url, ctx, headers(ctx));
   } catch (err) {
     if (err instanceof UpstreamError && err.status === 404) return null;
     throw err;
@@ -224,7 +216,7 @@ async function getAsset(uid: string, ctx: SourceContext): Promise<AssetDetails |
  */
 async function census(ctx: SourceContext): Promise<SourceCensus> {
   const url = searchApiUrl("", MAX_COUNT, 0, "-likeCount");
-  const { models, next, total } = parseSearch(await getJson(url, ctx, "search"), url);
+  const { models, next, total } = parseSearch(await fetchJson(ID, url, ctx, headers(ctx)), url);
   const count = total ?? models.length;
   const atLeast = total === undefined && next;
   const top = [...models].sort((a, b) => (b.likeCount ?? 0) - (a.likeCount ?? 0))[0];

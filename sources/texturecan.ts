@@ -19,7 +19,9 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { fetchText, htmlText, is404, kResolution, pagesFor, pixelsToK, shapeError, typeFilter } from "./internal/texture-sites.ts";
+import { fetchText, is404, shapeError } from "./internal/fetch.ts";
+import { pageWindow } from "./internal/page-window.ts";
+import { htmlText, kResolution, pixelsToK, typeFilter } from "./internal/texture-sites.ts";
 import { leadingPages } from "./internal/page-window.ts";
 
 const ID = "texturecan";
@@ -131,7 +133,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const first = await listingPage(searchPageUrl(q, 1), ctx);
   const pageSize = first.cards.length;
   if (pageSize === 0) return { assets: [], total: 0, searchUrl: link };
-  const { pages, skip } = pagesFor(query.offset, query.limit, pageSize);
+  const { pages, skip } = pageWindow(query.offset, query.limit, pageSize);
   const wantedPages = pages.filter((p) => p <= first.pageCount);
   // A later page that fails ends the window there: the pages before it still stand.
   const answers = await leadingPages(

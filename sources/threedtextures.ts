@@ -19,16 +19,9 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import {
-  DAY_MS,
-  fetchJsonWithHeaders,
-  htmlText,
-  is404,
-  pagesFor,
-  pixelsToK,
-  shapeError,
-  typeFilter,
-} from "./internal/texture-sites.ts";
+import { fetchJsonWithHeaders, is404, shapeError } from "./internal/fetch.ts";
+import { pageWindow } from "./internal/page-window.ts";
+import { DAY_MS, htmlText, pixelsToK, typeFilter } from "./internal/texture-sites.ts";
 import { leadingPages } from "./internal/page-window.ts";
 
 const ID = "3dtextures";
@@ -152,7 +145,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
   const link = searchUrl(query);
   if (!fits(query.types)) return { assets: [], total: 0, searchUrl: link };
   const perPage = Math.min(query.limit, 100);
-  const { pages, skip } = pagesFor(query.offset, query.limit, perPage);
+  const { pages, skip } = pageWindow(query.offset, query.limit, perPage);
   // A later page that fails ends the window there: the first page's results still stand.
   const answers = await leadingPages(pages.map((page) => postsPage(postsUrl(query.q, page, perPage), ctx)), ctx.signal);
   const all = answers

@@ -172,7 +172,7 @@ describe("blenderkit: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: SEARCH_CHAIR, body: "<html>changed</html>" });
     await expect(blenderkit.search!(query("chair", { types: ["model"], limit: 3 }), ctx)).rejects.toThrow(
-      /^blenderkit: search did not answer JSON/,
+      /^blenderkit: https:\/\/www\.blenderkit\.com\/api\/v1\/search\/\S+ did not answer JSON/,
     );
     for (const body of ['{"items":[]}', '{"count":2,"results":[{"id":"x"},{"name":"y"}]}']) {
       const { ctx: c, replay: r } = replayContext({ now: NOW });

@@ -139,7 +139,7 @@ describe("sketchfab: search", () => {
   it("rejects a changed answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: SEARCH_TREE, body: "<html>changed</html>" });
-    await expect(sketchfab.search!(query("tree", { limit: 3 }), ctx)).rejects.toThrow(/^sketchfab: search did not answer JSON/);
+    await expect(sketchfab.search!(query("tree", { limit: 3 }), ctx)).rejects.toThrow(/^sketchfab: https:\/\/api\.sketchfab\.com\/v3\/search\S+ did not answer JSON/);
   });
 
   it("rejects JSON without results, and results of another shape", async () => {

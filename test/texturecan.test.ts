@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { texturecan } from "../sources/texturecan.ts";
-import { pagesFor } from "../sources/internal/texture-sites.ts";
+import { pageWindow } from "../sources/internal/page-window.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import type { SourceQuery } from "../core/source.ts";
@@ -39,10 +39,10 @@ describe("texturecan: metadata", () => {
   });
 
   it("maps an offset onto numbered pages", () => {
-    expect(pagesFor(0, 3, 3)).toEqual({ pages: [1], skip: 0 });
-    expect(pagesFor(3, 2, 3)).toEqual({ pages: [2], skip: 0 });
-    expect(pagesFor(2, 3, 3)).toEqual({ pages: [1, 2], skip: 2 });
-    expect(pagesFor(50, 24, 24)).toEqual({ pages: [3, 4], skip: 2 });
+    expect(pageWindow(0, 3, 3)).toEqual({ pages: [1], skip: 0 });
+    expect(pageWindow(3, 2, 3)).toEqual({ pages: [2], skip: 0 });
+    expect(pageWindow(2, 3, 3)).toEqual({ pages: [1, 2], skip: 2 });
+    expect(pageWindow(50, 24, 24)).toEqual({ pages: [3, 4], skip: 2 });
   });
 });
 
