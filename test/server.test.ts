@@ -133,7 +133,7 @@ describe("sources, catalog and system", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     const page = await res.text();
     expect(page).toContain('fetch(`/v1/search?${params}`)');
-    expect(page).toContain('initial.get("asset")');
+    expect(page).toContain('params.get("asset")');
   });
 
   it("answers unknown routes and wrong methods with JSON errors", async () => {
