@@ -16,6 +16,7 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "ASSET_SERVER_PUBLIC_URL", default: "", why: "absolute base URL used in share and download links; else the request origin" },
   { name: "ASSET_SERVER_REPLAY", default: "", why: "folder of recorded responses: answer every upstream request from them, offline" },
   { name: "RATE_LIMIT_PER_MINUTE", default: "120", why: "requests per minute per client on /v1/* and /mcp; 0 turns the limit off" },
+  { name: "REDIS_URL", default: "", why: "keep the rate limit in this Redis, so several replicas share one quota; unset = in memory" },
   { name: "TRUST_PROXY", default: "false", why: "take the client address from X-Forwarded-For (only behind a proxy you run)" },
   { name: "DOWNLOAD_MAX_BYTES", default: "2147483648", why: "cap on the total size of one zip download (2 GiB)" },
   { name: "USER_AGENT", default: "asset-search/0.1 (+https://github.com/asset-search/asset-search)", why: "names the project to upstream sites; Poly Haven requires a descriptive one" },
@@ -60,6 +61,7 @@ export interface Config {
   publicUrl: string | undefined;
   replayDir: string | undefined;
   rateLimitPerMinute: number;
+  redisUrl: string | undefined;
   trustProxy: boolean;
   downloadMaxBytes: number;
   userAgent: string;
@@ -88,6 +90,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: opt("ASSET_SERVER_PUBLIC_URL")?.replace(/\/+$/, ""),
     replayDir: opt("ASSET_SERVER_REPLAY"),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE"),
+    redisUrl: opt("REDIS_URL"),
     trustProxy: ["1", "true", "yes"].includes(read(env, "TRUST_PROXY").toLowerCase()),
     downloadMaxBytes: int(env, "DOWNLOAD_MAX_BYTES"),
     userAgent: read(env, "USER_AGENT"),

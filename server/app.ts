@@ -28,7 +28,7 @@ function assetsDispatch(event: H3Event, deps: AppDeps) {
 
 export function createApp(deps: AppDeps): H3 {
   const { config } = deps.runtime;
-  const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxy);
+  const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxy, deps.rateLimiter);
   const openapi = buildOpenApi({ extraPaths: { ...mcpOpenApiPaths(), ...statsOpenApiPaths() } });
   const statsRoute = createStatsRoute(deps);
 

@@ -1,4 +1,5 @@
 import type { H3Event } from "h3";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { BreakerRegistry } from "../core/circuit-breaker.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
@@ -13,6 +14,8 @@ export interface AppDeps {
   breakers: BreakerRegistry;
   /** Usage statistics and metrics (server/stats/usage.ts): aggregate counts only. */
   usage: Usage;
+  /** The rate limit's shared store (Redis, set by startServer with REDIS_URL); else it counts in memory. */
+  rateLimiter?: RateLimiterAbstract;
 }
 
 /** The absolute base URL for links this server hands out: the configured one, else the request's origin. */

@@ -5,6 +5,7 @@ import { createRuntime } from "../core/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./context.ts";
+import { createRedisLimiter } from "./middleware/rate-limit.ts";
 import { loadPublished } from "./published.ts";
 import { startMetricsServer } from "./stats/metrics.ts";
 import { createUsage } from "./stats/usage.ts";
@@ -29,12 +30,18 @@ export function describeDeps(deps: AppDeps): string {
   );
 }
 
-/** Starts the HTTP server (`npm start`, `asset-search serve`); logs to stderr. */
+/**
+ * Starts the HTTP server (`npm start`, `asset-search serve`); logs to stderr. With REDIS_URL the
+ * rate limit is kept in Redis, whose connection closes when the server does (srvx closes it on
+ * SIGINT/SIGTERM).
+ */
 export async function startServer(config: Config = loadConfig()): Promise<{ app: H3; server: ReturnType<typeof serve>; deps: AppDeps }> {
-  const deps = createDeps(config);
+  const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute) : undefined;
+  const deps: AppDeps = { ...createDeps(config), ...(redis ? { rateLimiter: redis.limiter } : {}) };
   const app = createApp(deps);
   const server = serve(app, { port: config.port, hostname: config.host, silent: true });
-  await server.ready();
+  if (redis) server.node?.server?.once("close", () => void redis.close());
+  await Promise.all([server.ready(), redis?.connected]);
   if (config.metricsPort !== undefined) {
     // Prometheus /metrics on its own port only, never on the public app (issue 6).
     const metrics = await startMetricsServer(deps.usage.metrics, { port: config.metricsPort, host: config.host });

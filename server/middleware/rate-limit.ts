@@ -1,8 +1,13 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { getRequestIP, type H3Event } from "h3";
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { ApiError } from "../errors.ts";
 
 const WINDOW_SECONDS = 60;
+/** Redis keys are `asset-search:rl:<client>`. */
+const REDIS_KEY_PREFIX = "asset-search:rl";
+/** A Redis command slower than this counts as an outage (the in-memory insurance answers). */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 export interface RateLimit {
   /** Counts the request and sets the contract's headers; throws a 429 ApiError past the quota. */
@@ -50,6 +55,53 @@ export function createRateLimit(perMinute: number, trustProxy: boolean, limiter?
           { "Retry-After": String(wait) },
         );
       }
+    },
+  };
+}
+
+export interface SharedLimiter {
+  limiter: RateLimiterAbstract;
+  /** Settles once the first connection attempt has: Redis ready, or an error (the insurance answers meanwhile). */
+  connected: Promise<void>;
+  /** Closes the Redis connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * The quota in Redis (`REDIS_URL`), shared by every replica. While Redis is unreachable or slow,
+ * rate-limiter-flexible's insurance limiter counts in this process instead (each replica then
+ * allows `perMinute` on its own), so a Redis outage never fails a request; Redis takes over again
+ * once it is back.
+ */
+export function createRedisLimiter(url: string, perMinute: number): SharedLimiter {
+  // No offline queue: while disconnected a command fails at once and the insurance limiter answers.
+  const client = new Redis(url, { enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  const connected = new Promise<void>((resolve) => {
+    client.once("ready", resolve);
+    client.once("error", () => resolve());
+  });
+  let down = false; // log outages once, not on every reconnect attempt
+  client.on("error", (error: Error) => {
+    if (!down) console.error(`rate limit: Redis unavailable (${error.message}); counting per replica until it is back`);
+    down = true;
+  });
+  client.on("ready", () => {
+    if (down) console.error("rate limit: Redis is back; the quota is shared again");
+    down = false;
+  });
+  const limiter = new RateLimiterRedis({
+    storeClient: client,
+    keyPrefix: REDIS_KEY_PREFIX,
+    points: perMinute,
+    duration: WINDOW_SECONDS,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS }),
+  });
+  return {
+    limiter,
+    connected,
+    async close() {
+      await client.quit().catch(() => client.disconnect());
     },
   };
 }
