@@ -23,6 +23,8 @@ import { sketchfab } from "./sketchfab.ts";
 import { texturecan } from "./texturecan.ts";
 import { texturescom } from "./texturescom.ts";
 import { thingiverse } from "./thingiverse.ts";
+import { threeDAssets } from "./threedassets.ts";
+import { threeDTexel } from "./threedtexel.ts";
 import { threeDTextures } from "./threedtextures.ts";
 import { turbosquid } from "./turbosquid.ts";
 
@@ -51,6 +53,8 @@ export const SOURCES: readonly Source[] = [
   openverse,
   freesound,
   thingiverse,
+  threeDAssets,
+  threeDTexel,
   fab,
   poliigon,
   turbosquid,

@@ -19,6 +19,7 @@ import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../c
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { leadingPages, pageWindow } from "./internal/page-window.ts";
+import { isHttpUrl } from "./internal/url.ts";
 
 const ID = "polyfork";
 const NAME = "Polyfork";
@@ -50,16 +51,6 @@ const Item = z.looseObject({
 type Item = z.infer<typeof Item>;
 
 const SearchBody = z.looseObject({ total: z.number().optional(), assets: z.array(z.unknown()) });
-
-const isHttpUrl = (u: string | undefined): u is string => {
-  if (!u) return false;
-  try {
-    const { protocol } = new URL(u);
-    return protocol === "https:" || protocol === "http:";
-  } catch {
-    return false;
-  }
-};
 
 const assetPage = (id: string) => `${SITE}/asset/${encodeURIComponent(id)}`;
 

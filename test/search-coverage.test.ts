@@ -28,8 +28,8 @@ const CASES: Case[] = [
   {
     type: "model",
     q: "tree",
-    providers: ["opengameart", "quaternius", "sketchfab", "texturescom"],
-    why: "OpenGameArt's recorded 3D 'tree' search, Sketchfab's recorded 'tree' search (count=24 is a STAND-IN for count=3), textures.com's recorded 'tree' search (its 3D tree), Quaternius' indexed tree packs",
+    providers: ["3dassets", "opengameart", "quaternius", "sketchfab", "texturescom"],
+    why: "3DAssets.dev's recorded 'tree' search (limit=24 is a STAND-IN for limit=3), OpenGameArt's recorded 3D 'tree' search, Sketchfab's recorded 'tree' search (count=24 is a STAND-IN for count=3), textures.com's recorded 'tree' search (its 3D tree), Quaternius' indexed tree packs",
   },
   {
     type: "texture",
