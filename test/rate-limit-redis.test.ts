@@ -1,6 +1,6 @@
 /**
  * The rate limit in a REAL Redis (Debian's `redis-server` package, installed by
- * test/setup/install-redis.sh, which `npm test` runs first): the test starts the binary on
+ * test/setup/install-packages.sh, which `npm test` runs first): the test starts the binary on
  * 127.0.0.1 on a free port without persistence, and two servers started as in production
  * (startServer with REDIS_URL) play two replicas behind one load balancer. They share one quota;
  * closing a server closes its Redis connection; with Redis stopped, requests still succeed (each
@@ -74,7 +74,7 @@ describe("rate limit in Redis (REDIS_URL)", () => {
 
   beforeAll(async () => {
     if (!existsSync(BIN)) {
-      throw new Error(`${BIN} is missing: run sh test/setup/install-redis.sh (npm test runs it first), or set REDIS_SERVER_BIN to a redis-server binary`);
+      throw new Error(`${BIN} is missing: run sh test/setup/install-packages.sh (npm test runs it first), or set REDIS_SERVER_BIN to a redis-server binary`);
     }
     const port = await freePort();
     redis = await startRedis(port);

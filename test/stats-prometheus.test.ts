@@ -1,6 +1,6 @@
 /**
  * Metrics mode of /v1/stats against a REAL Prometheus (Debian's `prometheus` package, installed by
- * test/setup/install-prometheus.sh, which `npm test` runs first): the test starts the binary on
+ * test/setup/install-packages.sh, which `npm test` runs first): the test starts the binary on
  * 127.0.0.1 with a temp config that scrapes this service's /metrics listener every second and a
  * temp storage folder, drives requests, waits for a scrape, and reads /v1/stats. Then it stops
  * Prometheus and checks the fallback to process counts. It never skips: without the binary it fails.
@@ -99,7 +99,7 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
   beforeAll(async () => {
     if (!existsSync(BIN)) {
       throw new Error(
-        `Prometheus is not installed at ${BIN}. Run test/setup/install-prometheus.sh (npm test runs it as the pretest step), ` +
+        `Prometheus is not installed at ${BIN}. Run test/setup/install-packages.sh (npm test runs it as the pretest step), ` +
           "or set PROMETHEUS_BIN to a prometheus binary. This test does not skip.",
       );
     }

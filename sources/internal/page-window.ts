@@ -30,9 +30,9 @@ function aborted(err: unknown, signal: AbortSignal | undefined): boolean {
  * A follow-up page of a search whose first page already answered: its answer, or undefined when it
  * failed (the search still returns what it has gathered). An aborted search still throws.
  */
-export async function followUpPage<T>(fetch: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+export async function followUpPage<T>(load: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
   try {
-    return await fetch();
+    return await load();
   } catch (err) {
     if (aborted(err, signal)) throw err;
     return undefined;

@@ -5,8 +5,8 @@
  * expected to make are the result thumbnails (images on the source sites' CDNs, such as
  * cdn.polyhaven.com); their failures are the only failures allowed.
  *
- * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-chromium.sh.
- * WEB_SCREENSHOT=/tmp/web.png also saves a screenshot of the page after the search and click.
+ * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
+ * WEB_SCREENSHOT=web.png also saves a screenshot of the page after the search and click.
  */
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -31,7 +31,7 @@ const thumbnails = new Set<string>();
 // Without the browser the test fails (it never skips), saying how to install it.
 const missingBrowser = existsSync(CHROMIUM)
   ? undefined
-  : `Chromium is not installed at ${CHROMIUM}: run test/setup/install-chromium.sh (as root) and try again`;
+  : `Chromium is not installed at ${CHROMIUM}: run test/setup/install-packages.sh (as root) and try again`;
 
 beforeAll(async () => {
   if (missingBrowser) return;
