@@ -4,6 +4,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/3dassets/manifest.json (real 3dassets.dev API answers copied
 // from Valverde-101/3d-asset-server). Requests with no recording fail as network errors that name
@@ -20,15 +21,7 @@ const CC0 = {
   spdx: "CC0-1.0",
 };
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 3,
-  offset: 0,
-  ...over,
-});
+const query = (q: string, over: Partial<SourceQuery> = {}) => sourceQuery(q, { limit: 3, ...over });
 
 /** A SYNTHETIC listing: the recorded envelope with minimal items. */
 const synthetic = (slugs: string[], total: number) =>

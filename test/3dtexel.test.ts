@@ -6,6 +6,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/3dtexel/manifest.json (real 3dtexel.com API answers copied from
 // Valverde-101/3d-asset-server). Requests with no recording fail as network errors that name the
@@ -25,15 +26,7 @@ const CC0 = {
   spdx: "CC0-1.0",
 };
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = sourceQuery;
 
 const recorded = (file: string) => JSON.parse(readFileSync(join(FIXTURES, "3dtexel", file), "utf8")) as { items: { id: number; url: string }[] };
 

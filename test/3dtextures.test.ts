@@ -5,6 +5,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/3dtextures/manifest.json (bodies only: the X-WP-Total header was
 // not recorded). The census's newest-posts page is a STAND-IN (the real 'wood' search, 4 posts).
@@ -18,15 +19,7 @@ const POST_URL = `${API}?slug=wood-tiles-005&_embed=wp:term&${FIELDS},content`;
 const CENSUS_URL = `${API}?_embed=wp:term&per_page=100&page=1&${FIELDS}`;
 const DIR = join(FIXTURES, "3dtextures");
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 4,
-  offset: 0,
-  ...over,
-});
+const query = (q: string, over: Partial<SourceQuery> = {}) => sourceQuery(q, { limit: 4, ...over });
 
 describe("3dtextures: metadata", () => {
   it("is a live CC0 WordPress API source whose files are Google Drive links", () => {

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { ambientcg } from "../sources/ambientcg.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/ambientcg/manifest.json (v3 searches and assets, the v2 downloads CSV).
 
@@ -16,15 +16,7 @@ const APPLE_URL = `${API}?q=apple&type=3d-model&limit=24&offset=0&${INCLUDE}`;
 const CSV_URL = "https://ambientcg.com/api/v2/downloads_csv";
 const THUMBS = "https://acg-media.struffelproductions.com/file/ambientCG-Web/media/thumbnail";
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = sourceQuery;
 
 const setup = () => replayContext({ now: NOW });
 

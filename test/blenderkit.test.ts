@@ -3,8 +3,8 @@ import { blenderkit, SCENE_UUID, upstreamTypes } from "../sources/blenderkit.ts"
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import { selectFiles } from "../core/selection.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/blenderkit/manifest.json. The download answers were recorded
 // with an unknown scene_uuid: they are mapped to the source's fixed SCENE_UUID. The four census
@@ -31,15 +31,7 @@ const EMPTY_PAGE = '{"count":0,"next":null,"previous":null,"results":[]}';
 
 const asked = (replay: { requested: string[] }) => [...replay.requested].sort();
 
-const query = (q: string, more: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...more,
-});
+const query = sourceQuery;
 
 describe("blenderkit: metadata", () => {
   it("is a live freemium API source with direct downloads and an optional key", () => {

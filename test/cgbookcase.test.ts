@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { cgbookcase, slugOf } from "../sources/cgbookcase.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/cgbookcase/manifest.json (the catalogue trimmed upstream to 7
 // entries, and two texture-page excerpts).
@@ -14,15 +14,7 @@ const SITE = "https://www.cgbookcase.com";
 const CATALOGUE = `${SITE}/api/textures`;
 const thanks = (t: string, r: number, u: string) => `${SITE}/textures/thanks?t=${t}&r=${r}&u=${u}`;
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = sourceQuery;
 
 describe("cgbookcase: metadata", () => {
   it("is an indexed CC0 API source whose files need the site", () => {

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { cgtrader, listingUrl } from "../sources/cgtrader.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { selectFiles } from "../core/selection.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/cgtrader/manifest.json. The two census URLs are stand-ins
 // (the real 'chair' and free 'wooden chair' listings). The WAF challenge page is served by the tests.
@@ -21,15 +21,7 @@ const PAID_PAGE = `${SITE}/3d-models/furniture/chair/dining-chair-armrest-chair-
 const FIXTURES = `${import.meta.dirname}/fixtures/cgtrader`;
 const RF = { name: "CGTrader Royalty Free License (no AI use)", url: `${SITE}/pages/terms-and-conditions#royalty-free-license` };
 
-const query = (q: string, more: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...more,
-});
+const query = sourceQuery;
 
 /** Serves the recorded AWS WAF challenge page for `url`, with the status the WAF uses. */
 const challenge = (replay: ReturnType<typeof replayContext>["replay"], url: string, status = 202) =>

@@ -2,16 +2,9 @@ import { describe, expect, it } from "vitest";
 import { fab } from "../sources/fab.ts";
 import { Provider } from "../core/schemas/index.ts";
 import { toProvider, type SourceQuery } from "../core/source.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
-const query = (over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q: "sci fi crate",
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = (over: Partial<SourceQuery> = {}) => sourceQuery("sci fi crate", over);
 
 describe("fab (link only)", () => {
   it("builds the site's own search URL: text, free filter and listing type", () => {

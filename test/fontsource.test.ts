@@ -4,6 +4,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recordings: test/fixtures/fontsource/manifest.json. The catalogue is the real /v1/fonts list,
 // trimmed to 1,073 fonts; /v1/fonts/abel is the legacy form shown on Fontsource's API docs page.
@@ -12,7 +13,7 @@ const NOW = new Date("2026-11-22T00:00:00Z");
 const CATALOGUE = "https://api.fontsource.org/v1/fonts";
 const ABEL = "https://api.fontsource.org/v1/fonts/abel";
 
-const query = (q: string, types: SourceQuery["types"] = []): SourceQuery => ({ q, types, free: false, downloadable: false, limit: 24, offset: 0 });
+const query = (q: string, types: SourceQuery["types"] = []) => sourceQuery(q, { types });
 
 describe("fontsource: metadata", () => {
   it("is an indexed, free API source of fonts with direct files", () => {

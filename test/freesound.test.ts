@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { freesound, parseSound, soundToAsset, soundFiles, SEARCH_FIELDS } from "../sources/freesound.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { toProvider, type SourceQuery } from "../core/source.ts";
+import { toProvider } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recordings: test/fixtures/freesound/manifest.json. The search URL is a stand-in (the recording asked
 // no fields=, so its results carry only the default fields); the bare result items recorded by the
@@ -19,7 +20,7 @@ const search = (q: string, size: number, page: number, f = fields) => `${API}/se
 const BASS = search("bass", 2, 1);
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, "freesound", name), "utf8"));
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({ q, types: [], free: false, downloadable: false, limit: 24, offset: 0, ...over });
+const query = sourceQuery;
 
 describe("freesound: metadata", () => {
   it("is a live audio API source that needs FREESOUND_API_KEY", () => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { googlefonts, slugOf } from "../sources/googlefonts.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { toProvider, type SourceQuery } from "../core/source.ts";
+import { toProvider } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recording: test/fixtures/googlefonts/manifest.json, the real full list of July 2022 (1,432 families).
 // The key in the URL is the placeholder REPLAY_KEY, set through the environment below.
@@ -12,7 +13,7 @@ const NOW = new Date("2026-11-22T00:00:00Z");
 const ENV = { GOOGLE_FONTS_API_KEY: "REPLAY_KEY" };
 const LIST = "https://www.googleapis.com/webfonts/v1/webfonts?key=REPLAY_KEY";
 
-const query = (q: string): SourceQuery => ({ q, types: [], free: false, downloadable: false, limit: 24, offset: 0 });
+const query = sourceQuery;
 
 describe("googlefonts: metadata", () => {
   it("is an indexed font source that needs GOOGLE_FONTS_API_KEY and claims no site-wide licence", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { hdrihub, typeOfPath, parseSearch } from "../sources/hdrihub.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/hdrihub/manifest.json (real page excerpts: search results with
 // streamed React Server Components segments, a product page's JSON-LD, the HDRI category's ItemList).
@@ -13,15 +13,7 @@ const SITE = "https://www.hdri-hub.com";
 const PRODUCT_ID = "hdri~space~hdr-180-8-space-sky-and-nebula";
 const PRODUCT_URL = `${SITE}/shop/hdri/space/hdr-180-8-space-sky-and-nebula`;
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = sourceQuery;
 
 describe("hdrihub: metadata", () => {
   it("is a live, paid scrape source of HDRIs without direct downloads", () => {

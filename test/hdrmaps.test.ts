@@ -6,6 +6,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/hdrmaps/manifest.json (real Store API answers and a freebie page
 // excerpt; no X-WP-Total header was recorded). Requests with no recording fail as network errors that
@@ -20,15 +21,7 @@ const PRODUCT = `${API}?slug=jawornik-before-the-sunset&_fields=${FIELDS}`;
 const FREEBIE = "https://hdrmaps.com/freebies/jawornik-before-the-sunset/";
 const DL = "https://dl.hdrmaps.com/file/hmfreebies/hdris";
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 4,
-  offset: 0,
-  ...over,
-});
+const query = (q: string, over: Partial<SourceQuery> = {}) => sourceQuery(q, { limit: 4, ...over });
 
 describe("hdrmaps: metadata", () => {
   it("is a live, freemium API source of HDRIs with direct downloads for freebies", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { iconify } from "../sources/iconify.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Stand-ins: test/fixtures/iconify/manifest.json. No recording of the Iconify API exists; the files are
 // the icon-set repository's collections.json (all 231 sets) and json/pixelarticons.json (20 icons).
@@ -12,7 +12,7 @@ const NOW = new Date("2026-11-22T00:00:00Z");
 const COLLECTIONS = "https://api.iconify.design/collections";
 const PIXEL = "https://cdn.jsdelivr.net/npm/@iconify-json/pixelarticons/icons.json";
 
-const query = (q: string): SourceQuery => ({ q, types: [], free: false, downloadable: false, limit: 24, offset: 0 });
+const query = sourceQuery;
 
 describe("iconify: metadata", () => {
   it("is an indexed, free API source of UI icon packs", () => {

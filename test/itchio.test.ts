@@ -4,6 +4,7 @@ import { itchio, parsePrice, parseSize, typeFromTags } from "../sources/itchio.t
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const SEARCH = "https://itch.io/search?q=low+poly+tree&type=games&classification=assets";
@@ -11,15 +12,7 @@ const BROWSE = "https://itch.io/game-assets/free/tag-3d?format=json&page=1";
 const KAYKIT = "https://kaylousberg.itch.io/kaykit-forest";
 const TREE = "https://example-231791.itch.io/low-poly-tree";
 
-const query = (over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q: "low poly tree",
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 5,
-  offset: 0,
-  ...over,
-});
+const query = (over: Partial<SourceQuery> = {}) => sourceQuery("low poly tree", { limit: 5, ...over });
 
 describe("itchio metadata", () => {
   it("is a live, scraped, freemium source of packs without direct downloads", () => {

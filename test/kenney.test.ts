@@ -7,6 +7,7 @@ import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/kenney/manifest.json (real kenney.nl pages; listing pages are
 // upstream excerpts of 4 cards each, with the real pagination to pages 1–3).
@@ -15,14 +16,7 @@ const NOW = new Date("2026-11-22T00:00:00Z");
 const LISTING_URLS = ["https://kenney.nl/assets", "https://kenney.nl/assets/page:2", "https://kenney.nl/assets/page:3"];
 const CC0 = licenseById("CC0-1.0");
 
-const query = (q: string, types: SourceQuery["types"] = []): SourceQuery => ({
-  q,
-  types,
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-});
+const query = (q: string, types: SourceQuery["types"] = []) => sourceQuery(q, { types });
 
 describe("kenney: metadata", () => {
   it("is an indexed, free, CC0 scrape source of packs with direct downloads", () => {

@@ -4,6 +4,7 @@ import { opengameart, licenseOf, postDate } from "../sources/opengameart.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const BASE = "https://opengameart.org/art-search-advanced";
@@ -11,15 +12,7 @@ const TREE_3D = `${BASE}?keys=tree&field_art_type_tid%5B0%5D=10`;
 const NATURE_KIT = "https://opengameart.org/content/nature-kit";
 const CENSUS = (tid: number) => `${BASE}?keys=&field_art_type_tid%5B0%5D=${tid}`;
 
-const query = (over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q: "tree",
-  types: ["model"],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = (over: Partial<SourceQuery> = {}) => sourceQuery("tree", { types: ["model"], ...over });
 
 describe("opengameart metadata", () => {
   it("is a live, scraped, free source with direct downloads", () => {

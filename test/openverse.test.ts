@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { openverse, isPlainFileUrl } from "../sources/openverse.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recordings: test/fixtures/openverse/manifest.json (Openverse front-end tapes). The search URLs are
 // stand-ins: the tapes asked `peaks=true` (and sensitive results), the source asks page_size/page.
@@ -17,7 +17,7 @@ const API = "https://api.openverse.org/v1/audio";
 const CAT = `${API}/?q=cat&page_size=20&page=1`;
 const DETAIL = `${API}/7e063ee6-343f-48e4-a4a5-f436393730f6/`;
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({ q, types: [], free: false, downloadable: false, limit: 24, offset: 0, ...over });
+const query = sourceQuery;
 
 const NC_ND_3 = {
   name: "Creative Commons Attribution-NonCommercial-NoDerivatives 3.0",

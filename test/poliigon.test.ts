@@ -2,16 +2,9 @@ import { describe, expect, it } from "vitest";
 import { poliigon } from "../sources/poliigon.ts";
 import { Provider } from "../core/schemas/index.ts";
 import { toProvider, type SourceQuery } from "../core/source.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
-const query = (over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q: "sci fi crate",
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = (over: Partial<SourceQuery> = {}) => sourceQuery("sci fi crate", over);
 
 describe("poliigon (link only)", () => {
   it("builds the site's own search URL: text in the path, section and free filter", () => {

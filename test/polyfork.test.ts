@@ -5,6 +5,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/polyfork/manifest.json (real API answers, not trimmed).
 // Requests with no recording fail as network errors that name the URL, which still lets a test
@@ -17,15 +18,7 @@ const LICENSE = {
   url: "https://polyfork.dev/licensing",
 };
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 5,
-  offset: 0,
-  ...over,
-});
+const query = (q: string, over: Partial<SourceQuery> = {}) => sourceQuery(q, { limit: 5, ...over });
 
 /** A SYNTHETIC search answer: the recorded envelope shape with minimal items. */
 const synthetic = (ids: string[], total: number) =>

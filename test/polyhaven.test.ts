@@ -5,6 +5,7 @@ import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/polyhaven/manifest.json. The /assets?type=models and ?type=hdris
 // entries are a stand-in (the real all-types /assets recording, trimmed upstream to 5 assets): the
@@ -17,14 +18,7 @@ const DL = "https://dl.polyhaven.org/file/ph-assets/Models";
 /** The URLs asked, sorted: requests go out concurrently, so only the set and the count are fixed (no extras, no repeats). */
 const asked = (replay: { requested: string[] }) => [...replay.requested].sort();
 
-const query = (q: string, types: SourceQuery["types"] = []): SourceQuery => ({
-  q,
-  types,
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-});
+const query = (q: string, types: SourceQuery["types"] = []) => sourceQuery(q, { types });
 
 describe("polyhaven: metadata", () => {
   it("is an indexed, free, CC0 API source that supports downloads", () => {

@@ -5,6 +5,7 @@ import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/quaternius/manifest.json (real pages; the home page is an
 // upstream excerpt of 8 cards, the first of which is the Patreon card, not a pack).
@@ -12,14 +13,7 @@ import { replayContext } from "./helpers/replay.ts";
 const NOW = new Date("2026-11-22T00:00:00Z");
 const HOME = "https://quaternius.com/";
 
-const query = (q: string, types: SourceQuery["types"] = []): SourceQuery => ({
-  q,
-  types,
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-});
+const query = (q: string, types: SourceQuery["types"] = []) => sourceQuery(q, { types });
 
 describe("quaternius: metadata", () => {
   it("is an indexed, free scrape source of model packs without direct downloads", () => {

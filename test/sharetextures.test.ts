@@ -5,6 +5,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/sharetextures/manifest.json. The census's untagged listing is a
 // STAND-IN (the real brick-wall tag listing, totalCount 9): see the manifest note.
@@ -14,15 +15,7 @@ const API = "https://api2.sharetextures.com/api/v0/for-frontend";
 const BRICK_URL = `${API}/items?tag=brick-wall&sortBy=most_download&page=1&perPage=3`;
 const DIR = join(FIXTURES, "sharetextures");
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 3,
-  offset: 0,
-  ...over,
-});
+const query = (q: string, over: Partial<SourceQuery> = {}) => sourceQuery(q, { limit: 3, ...over });
 
 describe("sharetextures: metadata", () => {
   it("is a live CC0 API source without downloads (its terms forbid automated ones)", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { sketchfab } from "../sources/sketchfab.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/sketchfab/manifest.json. The search recording was made without
 // downloadable=true (all 3 of its models are downloadable); the census URL is a stand-in for it.
@@ -17,15 +17,7 @@ const SILVER_TREE = "d9e174d623124d2aa23122683018f6e6";
 
 const asked = (replay: { requested: string[] }) => [...replay.requested].sort();
 
-const query = (q: string, more: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...more,
-});
+const query = sourceQuery;
 
 describe("sketchfab: metadata", () => {
   it("is a live CC0 API source without direct downloads and with an optional token", () => {

@@ -5,6 +5,7 @@ import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded responses: test/fixtures/texturecan/manifest.json. Every page is an upstream excerpt, so
 // page 1 of the 'wood' search holds 3 cards (and a pager of 4 pages) and page 2 holds 2.
@@ -14,15 +15,7 @@ const SITE = "https://www.texturecan.com";
 const PAGE1 = `${SITE}/search/wood/1/`;
 const PAGE2 = `${SITE}/search/wood/2/`;
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 3,
-  offset: 0,
-  ...over,
-});
+const query = (q: string, over: Partial<SourceQuery> = {}) => sourceQuery(q, { limit: 3, ...over });
 
 describe("texturecan: metadata", () => {
   it("is a live, scraped CC0 source with direct downloads", () => {

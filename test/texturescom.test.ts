@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { texturescom, searchApiUrl } from "../sources/texturescom.ts";
 import { Asset } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recorded response: test/fixtures/texturescom/manifest.json. The exact recorded query string is
 // unknown: the recording is mapped to the URL this source asks for q=tree (see the manifest's note).
@@ -14,15 +14,7 @@ import { FIXTURES, replayContext } from "./helpers/replay.ts";
 const NOW = new Date("2026-11-22T00:00:00Z");
 const API = "https://www.textures.com/api/v1/texture/search";
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({
-  q,
-  types: [],
-  free: false,
-  downloadable: false,
-  limit: 24,
-  offset: 0,
-  ...over,
-});
+const query = sourceQuery;
 
 describe("texturescom: metadata", () => {
   it("is a live, freemium API source without direct downloads, details or census", () => {

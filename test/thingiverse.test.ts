@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { thingiverse, thingLicense } from "../sources/thingiverse.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { toProvider, type SourceQuery } from "../core/source.ts";
+import { toProvider } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { sourceQuery } from "./helpers/query.ts";
 
 // Recordings: test/fixtures/thingiverse/manifest.json (the Openverse catalog team's Thingiverse notes).
 // /search/beer/ is a stand-in served with the recorded /newest excerpt; bodies marked "scripted" are
@@ -18,7 +19,7 @@ const NEWEST = `${API}/newest?per_page=30&page=1`;
 const BEER = `${API}/search/beer/?type=things&per_page=30&page=1&sort=relevant`;
 const THING = `${API}/things/3730558`;
 
-const query = (q: string, over: Partial<SourceQuery> = {}): SourceQuery => ({ q, types: [], free: false, downloadable: false, limit: 24, offset: 0, ...over });
+const query = sourceQuery;
 
 describe("thingiverse: metadata", () => {
   it("is a live model source that needs THINGIVERSE_TOKEN and offers no direct downloads", () => {
