@@ -15,6 +15,7 @@ import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "..
 import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { mapRole } from "../core/selection.ts";
+import { is404 } from "./internal/fetch.ts";
 
 const API = "https://api.polyhaven.com";
 const SITE = "https://polyhaven.com";
@@ -159,10 +160,6 @@ function toFile(leaf: FileLeaf, path: string[]): AssetFile {
     .filter(([, inc]) => inc && typeof inc.url === "string")
     .map(([p, inc]) => ({ path: p, url: inc.url, ...(typeof inc.size === "number" ? { sizeBytes: Math.round(inc.size) } : {}) }));
   return { ...base, ...size, group: top.toLowerCase(), ...(includes.length ? { includes } : {}) };
-}
-
-function is404(err: unknown): boolean {
-  return err instanceof UpstreamError && err.status === 404;
 }
 
 async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {

@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { fetchJson, is404, shapeError } from "./internal/fetch.ts";
+import { fetchJson, shapeError, unless404 } from "./internal/fetch.ts";
 import { collectWindow, followUpPage, pageWindow } from "./internal/page-window.ts";
 import { isHttpUrl } from "./internal/url.ts";
 
@@ -157,13 +157,8 @@ function filesOf(item: Item, asset: Asset): AssetFile[] {
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!SLUG.test(nativeId)) return null;
   const url = `${API}/assets/${encodeURIComponent(nativeId)}`;
-  let raw: unknown;
-  try {
-    raw = await fetchJson(ID, url, ctx);
-  } catch (err) {
-    if (is404(err)) return null;
-    throw err;
-  }
+  const raw = await unless404(fetchJson(ID, url, ctx));
+  if (raw === undefined) return null;
   const body = Detail.safeParse(raw);
   if (!body.success || !body.data.data) throw shapeError(ID, url, `asset JSON of ${url} has no data object`);
   const item = parseItem(body.data.data, url);

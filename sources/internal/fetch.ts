@@ -37,3 +37,13 @@ export function shapeError(source: string, url: string, what: string): UpstreamE
 export function is404(err: unknown): boolean {
   return err instanceof UpstreamError && err.status === 404;
 }
+
+/** The request's value, or undefined when the upstream answered 404 (the asset is gone): details then answer null. */
+export async function unless404<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (err) {
+    if (is404(err)) return undefined;
+    throw err;
+  }
+}
