@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,30 +16,13 @@ import { polyhaven } from "../sources/polyhaven.ts";
 import { LATENCY_BUCKETS, startMetricsServer, type MetricsServer } from "../server/stats/metrics.ts";
 import { createUsage } from "../server/stats/usage.ts";
 import { testApp } from "./helpers/app.ts";
+import { freePort, until } from "./helpers/daemon.ts";
 
 const BIN = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
 const QUERY = "zebra-unicorn-7431";
 const AGENT = "DistinctiveAgent/9.9";
 const ADDRESS = "203.0.113.77";
 const asClient = { "user-agent": AGENT, "x-forwarded-for": ADDRESS };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, log: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- prometheus log ---\n${log()}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 // SYNTHETIC live source (test only): its answers come from the replay dispatcher with scripted
 // delays, so the latency histogram has known contents. No registered source is needed.
