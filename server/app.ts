@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps): H3 {
   app.post("/mcp", (event) => mcpRoute(event, deps));
   app.get("/mcp", mcpMethodNotAllowed);
   app.delete("/mcp", mcpMethodNotAllowed);
-  app.all("/**", (event) => {
+  const unrouted = (event: H3Event) => {
     const known = ["/health", "/openapi.json", "/v1/search", "/v1/providers", "/v1/catalog", "/v1/stats", "/catalog.json", "/catalog-history.json"];
     const path = event.url.pathname;
     if (path === "/mcp") mcpMethodNotAllowed(event);
@@ -72,6 +72,9 @@ export function createApp(deps: AppDeps): H3 {
       throw new ApiError(405, `method ${event.req.method} not allowed on ${path}`, {}, { allow: "GET, HEAD" });
     }
     throw new ApiError(404, `no route for ${event.req.method} ${path}`);
-  });
+  };
+  // Not app.all: h3 answers HEAD with the GET route only when no route matches HEAD itself.
+  app.get("/**", unrouted);
+  for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "QUERY", "CONNECT", "TRACE"] as const) app.on(method, "/**", unrouted);
   return app;
 }

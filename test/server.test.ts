@@ -144,6 +144,24 @@ describe("sources, catalog and system", () => {
     const wrong = await get("/v1/search", { method: "POST" });
     expect(wrong.status).toBe(405);
     expect(await json(wrong)).toEqual({ error: "method POST not allowed on /v1/search" });
+    expect(wrong.headers.get("allow")).toBe("GET, HEAD");
+  });
+
+  it("answers HEAD wherever it answers GET, as the Allow header says", async () => {
+    const { get } = await testApp();
+    for (const path of ["/health", "/openapi.json", "/v1/providers", "/v1/catalog", "/catalog-history.json", "/v1/assets/polyhaven:ArmChair_01"]) {
+      const res = await get(path, { method: "HEAD" });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
+    }
+    const page = await get("/", { method: "HEAD" });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const missing = await get("/nope", { method: "HEAD" });
+    expect(missing.status).toBe(404);
+    const put = await get("/health", { method: "PUT" });
+    expect(put.status).toBe(405);
+    expect(await json(put)).toEqual({ error: "method PUT not allowed on /health" });
   });
 });
 
