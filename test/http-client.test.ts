@@ -151,6 +151,32 @@ describe("response cache", () => {
     expect(c).toEqual(a);
   });
 
+  it("a caller that gives up does not fail the others sharing its request", async () => {
+    const { replay, http } = replayClient();
+    replay.add({ url: A, body: '{"shared":true}', delayMs: 150 });
+    const impatient = new AbortController();
+    const first = http.getText(A, { signal: impatient.signal });
+    const hasty = http.getText(A, { timeoutMs: 30 });
+    const patient = http.getText(A);
+    setTimeout(() => impatient.abort(), 20);
+    expect((await failure(first)).kind).toBe("aborted");
+    expect((await failure(hasty)).kind).toBe("timeout");
+    expect((await patient).text).toBe('{"shared":true}');
+    expect(replay.requested).toEqual([A]);
+  });
+
+  it("aborts the shared request once every caller has gone, and the next caller asks again", async () => {
+    const { replay, http } = replayClient();
+    replay.add({ url: A, fault: "hang", times: 1 });
+    replay.add({ url: A, body: "again" });
+    const callers = [new AbortController(), new AbortController()];
+    const waits = callers.map((c) => http.getText(A, { signal: c.signal }));
+    for (const c of callers) c.abort();
+    for (const wait of waits) expect((await failure(wait)).kind).toBe("aborted");
+    expect((await http.getText(A)).text).toBe("again");
+    expect(replay.requested).toEqual([A, A]);
+  });
+
   it("does not share requests whose headers differ", async () => {
     const { replay, http } = replayClient();
     replay.add({ url: A, body: "{}", delayMs: 20 });

@@ -47,7 +47,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       keepAliveTimeout: 10_000,
     });
   const cache = new TtlCache<TextResponse>(config.cacheTtlMs, config.cacheMaxEntries);
-  const inflight = new Map<string, Promise<TextResponse>>();
+  const inflight = new Map<string, Shared>();
 
   /** One GET, following redirects by hand so every hop passes the address guard. */
   async function open(url: string, opts: RequestOptions, signal: AbortSignal | undefined): Promise<Raw> {
@@ -145,22 +145,27 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async getText(url, opts = {}) {
       const useCache = opts.cache !== false;
       const key = `${url} ${JSON.stringify(opts.headers ?? {})}`;
-      if (useCache) {
-        const hit = cache.get(key);
-        if (hit) return hit;
-        const pending = inflight.get(key);
-        if (pending) return pending;
+      if (!useCache) return fetchText(url, opts);
+      const hit = cache.get(key);
+      if (hit) return hit;
+      let shared = inflight.get(key);
+      if (!shared) {
+        // The shared request runs on its own signal: each caller's signal and timeout only end its own wait.
+        const controller = new AbortController();
+        const forget = () => {
+          if (inflight.get(key) === shared) inflight.delete(key);
+        };
+        const promise = fetchText(url, { ...(opts.headers ? { headers: opts.headers } : {}), signal: controller.signal }).then(
+          (res) => (forget(), cache.set(key, res), res),
+          (err: unknown) => {
+            forget();
+            throw err;
+          },
+        );
+        shared = { promise, callers: 0, abandon: () => (forget(), controller.abort()) };
+        inflight.set(key, shared);
       }
-      const promise = fetchText(url, opts);
-      if (!useCache) return promise;
-      inflight.set(key, promise);
-      try {
-        const res = await promise;
-        cache.set(key, res);
-        return res;
-      } finally {
-        inflight.delete(key);
-      }
+      return join(shared, url, deadline(opts));
     },
 
     async getJson<T>(url: string, opts: RequestOptions = {}): Promise<T> {
@@ -187,6 +192,41 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 }
 
 /** The caller's signal combined with the per-call deadline. */
+/** One upstream GET shared by every identical concurrent call. */
+interface Shared {
+  promise: Promise<TextResponse>;
+  /** Callers still waiting; when the last one gives up, the request is abandoned. */
+  callers: number;
+  abandon(): void;
+}
+
+/** Waits for a shared request until it settles or this caller's signal ends the wait. */
+function join(shared: Shared, url: string, signal: AbortSignal | undefined): Promise<TextResponse> {
+  shared.callers++;
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (settle: () => void) => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener("abort", onAbort);
+      shared.callers--;
+      settle();
+    };
+    const onAbort = () =>
+      finish(() => {
+        if (shared.callers === 0) shared.abandon();
+        reject(toUpstreamError(signal?.reason, url, signal));
+      });
+    // Listening first: an abandoned request's rejection is then always handled.
+    shared.promise.then(
+      (res) => finish(() => resolve(res)),
+      (err: unknown) => finish(() => reject(err)),
+    );
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 function deadline(opts: RequestOptions): AbortSignal | undefined {
   const signals = [opts.signal, opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter(
     (s): s is AbortSignal => s !== undefined,
