@@ -23,7 +23,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { fetchJson, fetchText, shapeError, unless404 } from "./internal/fetch.ts";
+import { fetchJson, fetchText, shapeError, unlessGone } from "./internal/fetch.ts";
 import { kResolution, sortResolutions, typeFilter } from "./internal/texture-sites.ts";
 
 const ID = "ambientcg";
@@ -193,7 +193,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
 
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   const url = `${API}?id=${encodeURIComponent(nativeId)}&include=${INCLUDE}`;
-  const found = (await unless404(fetchAssets(url, ctx)))?.assets.find((a) => a.id === nativeId);
+  const found = (await unlessGone(fetchAssets(url, ctx)))?.assets.find((a) => a.id === nativeId);
   return found ? { ...toAsset(found), files: filesOf(found) } : null;
 }
 

@@ -14,7 +14,7 @@
  *   scene id only groups downloads of one Blender scene; this server sends one fixed id.
  */
 import { z } from "zod";
-import { fetchJson } from "./internal/fetch.ts";
+import { fetchJson, unlessGone } from "./internal/fetch.ts";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -242,13 +242,8 @@ async function resolveFile(a: BkAsset, f: File, ctx: SourceContext): Promise<Ass
 async function getAsset(baseId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!UUID.test(baseId)) return null;
   const url = `${API}/search/?query=asset_base_id:${baseId.toLowerCase()}`;
-  let body: unknown;
-  try {
-    body = await fetchJson(ID, url, ctx, authHeaders(ctx));
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const body = await unlessGone(fetchJson(ID, url, ctx, authHeaders(ctx)));
+  if (body === undefined) return null;
   const { assets } = parseSearch(body, url);
   const a = assets.find((x) => x.assetBaseId.toLowerCase() === baseId.toLowerCase());
   if (!a) return null;

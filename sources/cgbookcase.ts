@@ -18,7 +18,7 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { fetchJson, fetchText, is404, shapeError } from "./internal/fetch.ts";
+import { fetchJson, fetchText, isGone, shapeError } from "./internal/fetch.ts";
 import { DAY_MS, kResolution } from "./internal/texture-sites.ts";
 
 const ID = "cgbookcase";
@@ -133,7 +133,7 @@ async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails 
   const url = pageUrl(slug);
   const [entries, page] = await Promise.allSettled([catalogue(ctx), fetchText(url, ctx)]);
   if (page.status === "rejected") {
-    if (is404(page.reason)) return null;
+    if (isGone(page.reason)) return null;
     throw page.reason;
   }
   if (entries.status === "rejected") throw entries.reason;

@@ -27,6 +27,7 @@ import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../c
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError, type TextResponse } from "../core/http/types.ts";
 import { collectWindow, pageWindow } from "./internal/page-window.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const SITE = "https://www.cgtrader.com";
 const ID = "cgtrader";
@@ -336,13 +337,8 @@ export function parseProductPage(html: string, pageUrl: string, nativeId: string
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   const url = pageUrlOf(nativeId);
   if (nativeIdOf(url) !== nativeId) return null;
-  let res: TextResponse;
-  try {
-    res = await fetchPage(url, "text/html", ctx);
-  } catch (err) {
-    if (err instanceof UpstreamError && (err.status === 404 || err.status === 410)) return null;
-    throw err;
-  }
+  const res = await unlessGone(fetchPage(url, "text/html", ctx));
+  if (!res) return null;
   return parseProductPage(res.text, url, nativeId);
 }
 

@@ -17,6 +17,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "fontsource";
 const NAME = "Fontsource";
@@ -144,13 +145,8 @@ export function fontsourceFiles(detail: FontDetail): AssetFile[] {
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!/^[a-z0-9][a-z0-9-]*$/i.test(nativeId)) return null;
   const url = `${API}/fonts/${encodeURIComponent(nativeId)}`;
-  let body: unknown;
-  try {
-    body = await ctx.http.getJson(url, { signal: ctx.signal });
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const body = await unlessGone(ctx.http.getJson(url, { signal: ctx.signal }));
+  if (body === undefined) return null;
   const parsed = FontDetail.safeParse(body);
   if (!parsed.success) throw new UpstreamError(`${ID}: ${url} has an unexpected shape (no variants)`, url, "parse");
   const files = fontsourceFiles(parsed.data);

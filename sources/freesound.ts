@@ -18,6 +18,7 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { collectWindow, pageWindow } from "./internal/page-window.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "freesound";
 const NAME = "Freesound";
@@ -157,13 +158,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!/^\d+$/.test(nativeId)) return null;
   const url = `${API}/sounds/${nativeId}/`;
-  let body: unknown;
-  try {
-    body = await ctx.http.getJson(url, { signal: ctx.signal, headers: auth(ctx) });
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const body = await unlessGone(ctx.http.getJson(url, { signal: ctx.signal, headers: auth(ctx) }));
+  if (body === undefined) return null;
   const sound = parseSound(body, url);
   const files = soundFiles(sound);
   return { ...soundToAsset(sound), downloadable: files.some((f) => !f.requiresAuth), files };

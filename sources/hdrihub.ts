@@ -19,7 +19,7 @@
 import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "hdrihub";
 const NAME = "HDRI Hub";
@@ -263,14 +263,9 @@ async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDeta
   const parts = nativeId.split("~");
   if (parts.length < 2 || !parts.every((p) => SEGMENT.test(p))) return null;
   const path = pathOf(nativeId);
-  let html: string;
-  try {
-    ({ text: html } = await ctx.http.getText(`${SITE}${path}`, { signal: ctx.signal }));
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
-  return parseProduct(path, html);
+  const page = await unlessGone(ctx.http.getText(`${SITE}${path}`, { signal: ctx.signal }));
+  if (!page) return null;
+  return parseProduct(path, page.text);
 }
 
 /** The HDRI category page's ItemList: `numberOfItems` HDRIs (the rest of the shop is not counted). */

@@ -20,8 +20,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
 import { leadingPages, pageWindow } from "./internal/page-window.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "hdrmaps";
 const NAME = "HDRMAPS";
@@ -212,13 +212,9 @@ export function parseFreebiePage(html: string): AssetFile[] {
 
 async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(slug)) return null;
-  let products: Product[];
-  try {
-    ({ products } = await fetchProducts(`${API}?slug=${encodeURIComponent(slug)}&_fields=${FIELDS}`, ctx));
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const found = await unlessGone(fetchProducts(`${API}?slug=${encodeURIComponent(slug)}&_fields=${FIELDS}`, ctx));
+  if (!found) return null;
+  const { products } = found;
   const product = products.find((p) => p.slug === slug);
   if (!product) return null;
   const asset = toAsset(product);

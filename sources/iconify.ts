@@ -18,6 +18,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "iconify";
 const NAME = "Iconify";
@@ -109,13 +110,8 @@ async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDeta
   const info = (await collections(ctx)).find(([prefix]) => prefix === nativeId)?.[1];
   if (!info) return null;
   const url = setJsonUrl(nativeId);
-  let body: unknown;
-  try {
-    body = await ctx.http.getJson(url, { signal: ctx.signal });
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const body = await unlessGone(ctx.http.getJson(url, { signal: ctx.signal }));
+  if (body === undefined) return null;
   const parsed = IconSet.safeParse(body);
   if (!parsed.success || parsed.data.prefix !== nativeId) {
     throw new UpstreamError(`${ID}: ${url} is not the IconifyJSON of '${nativeId}'`, url, "parse");

@@ -20,8 +20,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, Price, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
 import { followUpPage } from "./internal/page-window.ts";
+import { isGone } from "./internal/fetch.ts";
 
 const ID = "itchio";
 const NAME = "itch.io";
@@ -240,8 +240,6 @@ const DataJson = z.looseObject({
   authors: z.array(z.looseObject({ name: z.string(), url: z.string().optional() })).optional(),
 });
 
-const is404 = (err: unknown) => err instanceof UpstreamError && (err.status === 404 || err.status === 410);
-
 const extensionOf = (name: string) => /\.((?:tar\.)?[a-z0-9]{1,8})$/i.exec(name.trim())?.[1]?.toLowerCase();
 
 const ARCHIVES = new Set(["zip", "rar", "7z", "tar.gz", "tgz", "tar"]);
@@ -300,7 +298,7 @@ async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDeta
     ctx.http.getText(pageUrl, { signal: ctx.signal }),
   ]);
   const failures = [data, page].flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
-  if (failures.some(is404)) return null;
+  if (failures.some(isGone)) return null;
   if (failures.length) throw failures[0];
 
   const info = DataJson.safeParse((data as PromiseFulfilledResult<unknown>).value);

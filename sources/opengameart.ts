@@ -18,6 +18,7 @@ import type { Asset, AssetDetails, AssetFile, AssetType, License, SourceCensus }
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { followUpPage } from "./internal/page-window.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "opengameart";
 const NAME = "OpenGameArt.org";
@@ -217,13 +218,9 @@ const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(slug)) return null;
   const url = contentUrl(slug);
-  let html: string;
-  try {
-    html = (await ctx.http.getText(url, { signal: ctx.signal })).text;
-  } catch (err) {
-    if (err instanceof UpstreamError && (err.status === 404 || err.status === 410)) return null;
-    throw err;
-  }
+  const page = await unlessGone(ctx.http.getText(url, { signal: ctx.signal }));
+  if (!page) return null;
+  const html = page.text;
   const $ = load(html);
   if (!$(".node").length) throw new Error(`opengameart: ${url} has no content node (the page layout changed)`);
   const node = $(".node-art.view-mode-full").first();

@@ -20,6 +20,7 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { followUpPage, pageWindow } from "./internal/page-window.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "openverse";
 const NAME = "Openverse";
@@ -204,13 +205,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!UUID.test(nativeId)) return null;
   const url = `${API}/audio/${nativeId.toLowerCase()}/`;
-  let body: unknown;
-  try {
-    body = await ctx.http.getJson(url, { signal: ctx.signal });
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const body = await unlessGone(ctx.http.getJson(url, { signal: ctx.signal }));
+  if (body === undefined) return null;
   const record = parseRecord(body, url);
   const files = filesOf(record);
   return { ...toAsset(record), downloadable: files.some((f) => !f.requiresAuth), files };

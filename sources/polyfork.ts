@@ -17,9 +17,9 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
 import { leadingPages, pageWindow } from "./internal/page-window.ts";
 import { isHttpUrl } from "./internal/url.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "polyfork";
 const NAME = "Polyfork";
@@ -136,13 +136,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(nativeId)) return null;
   const url = `${API}/${encodeURIComponent(nativeId)}`;
-  let raw: unknown;
-  try {
-    raw = await ctx.http.getJson(url, { signal: ctx.signal });
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const raw = await unlessGone(ctx.http.getJson(url, { signal: ctx.signal }));
+  if (raw === undefined) return null;
   const item = Item.safeParse(raw);
   if (!item.success) throw new Error(`polyfork: asset JSON of ${url} has no id or title`);
   return { ...toAsset(item.data), files: filesOf(item.data) };

@@ -15,7 +15,7 @@ import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "..
 import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { mapRole } from "../core/selection.ts";
-import { is404 } from "./internal/fetch.ts";
+import { isGone } from "./internal/fetch.ts";
 
 const API = "https://api.polyhaven.com";
 const SITE = "https://polyhaven.com";
@@ -171,7 +171,7 @@ async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails 
     ctx.http.getJson(`${API}/files/${id}`, { signal: ctx.signal }),
   ]);
   const failures = [info, tree].flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
-  if (failures.some(is404)) return null;
+  if (failures.some(isGone)) return null;
   if (failures.length) throw failures[0];
   const infoBody = (info as PromiseFulfilledResult<unknown>).value;
   const parsed = AssetInfo.safeParse(infoBody);

@@ -17,7 +17,7 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { unlessGone } from "./internal/fetch.ts";
 
 const ID = "quaternius";
 const NAME = "Quaternius";
@@ -217,14 +217,9 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
 
 async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!SLUG.test(slug)) return null;
-  let html: string;
-  try {
-    ({ text: html } = await ctx.http.getText(packUrl(slug), { signal: ctx.signal }));
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
-  return parsePackPage(slug, html);
+  const page = await unlessGone(ctx.http.getText(packUrl(slug), { signal: ctx.signal }));
+  if (!page) return null;
+  return parsePackPage(slug, page.text);
 }
 
 async function census(ctx: SourceContext): Promise<SourceCensus> {

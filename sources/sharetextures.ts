@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { fetchJson, shapeError, unless404 } from "./internal/fetch.ts";
+import { fetchJson, shapeError, unlessGone } from "./internal/fetch.ts";
 import { pageWindow } from "./internal/page-window.ts";
 import { kResolution, sortResolutions, typeFilter } from "./internal/texture-sites.ts";
 import { leadingPages } from "./internal/page-window.ts";
@@ -172,7 +172,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
 
 async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {
   const url = itemUrl(slug);
-  const body = await unless404(fetchJson(NAME, url, ctx));
+  const body = await unlessGone(fetchJson(NAME, url, ctx));
   if (body === undefined) return null;
   if (!body || typeof body !== "object" || !("data" in body)) throw shapeError(NAME, url, "item JSON has no data");
   const data = (body as { data: unknown }).data;

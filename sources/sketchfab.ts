@@ -14,7 +14,7 @@
  *   slug only (`animals-pets`), details by name (`Animals & Pets`); the list maps one to the other.
  */
 import { z } from "zod";
-import { fetchJson } from "./internal/fetch.ts";
+import { fetchJson, unlessGone } from "./internal/fetch.ts";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -183,13 +183,8 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
 async function getAsset(uid: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!/^[0-9a-f]{32}$/i.test(uid)) return null;
   const url = `${API}/models/${uid}`;
-  let body: unknown;
-  try {
-    body = await fetchJson(ID, url, ctx, headers(ctx));
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) return null;
-    throw err;
-  }
+  const body = await unlessGone(fetchJson(ID, url, ctx, headers(ctx)));
+  if (body === undefined) return null;
   const parsed = Model.safeParse(body);
   if (!parsed.success) throw new UpstreamError(`${ID}: model ${uid} has an unexpected shape`, url, "parse");
   const m = parsed.data;

@@ -19,7 +19,7 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { fetchText, shapeError, unless404 } from "./internal/fetch.ts";
+import { fetchText, shapeError, unlessGone } from "./internal/fetch.ts";
 import { pageWindow } from "./internal/page-window.ts";
 import { htmlText, kResolution, pixelsToK, typeFilter } from "./internal/texture-sites.ts";
 import { leadingPages } from "./internal/page-window.ts";
@@ -177,7 +177,7 @@ function filesOf($: cheerio.CheerioAPI, pageRes: string | undefined): AssetFile[
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   const target = detailUrl(nativeId);
   if (!target) return null;
-  const res = await unless404(fetchText(target.url, ctx));
+  const res = await unlessGone(fetchText(target.url, ctx));
   if (!res) return null;
   const html = res.text;
   const $ = cheerio.load(html);

@@ -21,6 +21,7 @@ import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../c
 import { UpstreamError } from "../core/http/types.ts";
 import { licenseById } from "../core/license.ts";
 import { collectWindow, pageWindow } from "./internal/page-window.ts";
+import { isGone } from "./internal/fetch.ts";
 
 const ID = "thingiverse";
 const NAME = "Thingiverse";
@@ -163,7 +164,7 @@ async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDeta
   const base = `${API}/things/${nativeId}`;
   const results = await Promise.allSettled([getJson(base, ctx), getJson(`${base}/files`, ctx), getJson(`${base}/tags`, ctx)]);
   const failures = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
-  if (failures.some((e) => e instanceof UpstreamError && e.status === 404)) return null;
+  if (failures.some(isGone)) return null;
   if (failures.length) throw failures[0];
   const [thingBody, filesBody, tagsBody] = results.map((r) => (r as PromiseFulfilledResult<unknown>).value);
   const thing = Thing.safeParse(thingBody);

@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { fetchJson, shapeError, unless404 } from "./internal/fetch.ts";
+import { fetchJson, shapeError, unlessGone } from "./internal/fetch.ts";
 import { collectWindow, followUpPage, pageWindow } from "./internal/page-window.ts";
 import { isHttpUrl } from "./internal/url.ts";
 
@@ -157,7 +157,7 @@ function filesOf(item: Item, asset: Asset): AssetFile[] {
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!SLUG.test(nativeId)) return null;
   const url = `${API}/assets/${encodeURIComponent(nativeId)}`;
-  const raw = await unless404(fetchJson(ID, url, ctx));
+  const raw = await unlessGone(fetchJson(ID, url, ctx));
   if (raw === undefined) return null;
   const body = Detail.safeParse(raw);
   if (!body.success || !body.data.data) throw shapeError(ID, url, `asset JSON of ${url} has no data object`);

@@ -25,7 +25,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseKey, normalizeLicense } from "../core/license.ts";
-import { fetchJson, shapeError, unless404 } from "./internal/fetch.ts";
+import { fetchJson, shapeError, unlessGone } from "./internal/fetch.ts";
 import { collectWindow, pageWindow } from "./internal/page-window.ts";
 import { isHttpUrl } from "./internal/url.ts";
 
@@ -185,7 +185,7 @@ const groupOf = (type: AssetType) => (type === "material" || type === "texture" 
 async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
   if (!SLUG.test(nativeId)) return null;
   const productUrl = `${PRODUCTS_API}?slug=${encodeURIComponent(nativeId)}&_fields=id,slug,title`;
-  const raw = await unless404(fetchJson(ID, productUrl, ctx));
+  const raw = await unlessGone(fetchJson(ID, productUrl, ctx));
   if (raw === undefined) return null;
   const products = z.array(Product).safeParse(raw);
   if (!products.success) throw shapeError(ID, productUrl, `${productUrl} is not an array of products with id, slug and title`);

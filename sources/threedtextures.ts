@@ -19,7 +19,7 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { fetchJson, fetchJsonWithHeaders, shapeError, unless404 } from "./internal/fetch.ts";
+import { fetchJson, fetchJsonWithHeaders, shapeError, unlessGone } from "./internal/fetch.ts";
 import { pageWindow } from "./internal/page-window.ts";
 import { DAY_MS, htmlText, pixelsToK, typeFilter } from "./internal/texture-sites.ts";
 import { leadingPages } from "./internal/page-window.ts";
@@ -160,7 +160,7 @@ async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSea
 
 async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {
   const url = postUrl(slug);
-  const body = await unless404(fetchJson(NAME, url, ctx));
+  const body = await unlessGone(fetchJson(NAME, url, ctx));
   if (body === undefined) return null;
   if (!Array.isArray(body)) throw shapeError(NAME, url, "post JSON is not an array");
   const raw = body.find((p) => p && typeof p === "object" && (p as { slug?: unknown }).slug === slug);

@@ -193,6 +193,16 @@ describe("sketchfab: getAsset", () => {
     expect(replay.requested).toEqual([`${API}/models/${uid}`]);
   });
 
+  it("answers null for a model that is gone (410), and still fails on a 500", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const gone = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
+    const broken = "dddddddddddddddddddddddddddddddd";
+    replay.add({ url: `${API}/models/${gone}`, status: 410, body: '{"detail":"Gone."}', note: "scripted 410" });
+    replay.add({ url: `${API}/models/${broken}`, status: 500, body: "oops", note: "scripted 500" });
+    expect(await sketchfab.getAsset!(gone, ctx)).toBeNull();
+    await expect(sketchfab.getAsset!(broken, ctx)).rejects.toMatchObject({ status: 500 });
+  });
+
   it("rejects a changed details answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/models/${SILVER_TREE}`, body: '{"title":"no uid"}' });

@@ -34,16 +34,17 @@ export function shapeError(source: string, url: string, what: string): UpstreamE
   return new UpstreamError(`${source}: ${what}`, url, "parse");
 }
 
-export function is404(err: unknown): boolean {
-  return err instanceof UpstreamError && err.status === 404;
+/** 404 Not Found or 410 Gone: the asset is not, or no longer, on the site. */
+export function isGone(err: unknown): boolean {
+  return err instanceof UpstreamError && (err.status === 404 || err.status === 410);
 }
 
-/** The request's value, or undefined when the upstream answered 404 (the asset is gone): details then answer null. */
-export async function unless404<T>(request: Promise<T>): Promise<T | undefined> {
+/** The request's value, or undefined when the upstream says the asset is gone: details then answer null. */
+export async function unlessGone<T>(request: Promise<T>): Promise<T | undefined> {
   try {
     return await request;
   } catch (err) {
-    if (is404(err)) return undefined;
+    if (isGone(err)) return undefined;
     throw err;
   }
 }
