@@ -15,7 +15,7 @@ import type { Source } from "../core/source.ts";
 import { createApp } from "../server/app.ts";
 import { loadPublished } from "../server/published.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
-import { fakeSource } from "../test/helpers/fake-source.ts";
+import { fakeSearchUrl, fakeSource } from "../test/helpers/fake-source.ts";
 
 const QUERIES = ["rock", "wood floor", "brick wall", "arm chair", "sand", "metal plate", "concrete", "bark"];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -65,7 +65,7 @@ async function fanOut(delayMs: number, rounds: number) {
   const replay = new ReplayDispatcher();
   for (const id of ids) {
     for (let i = 0; i < rounds; i++) {
-      replay.add({ url: `https://api.${id}.example/search?q=tree${i}&offset=0`, body: JSON.stringify({ items: [{ slug: `t${i}`, name: `Tree ${i}` }] }), delayMs });
+      replay.add({ url: fakeSearchUrl(id, `tree${i}`), body: JSON.stringify({ items: [{ slug: `t${i}`, name: `Tree ${i}` }] }), delayMs });
     }
   }
   const server = await listen(appWith(ids.map(fakeSource), replay, { SOURCE_TIMEOUT_MS: String(delayMs * 10) }));

@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SearchResponse, Stats } from "../core/schemas/index.ts";
-import type { Source, SourceQuery } from "../core/source.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { LATENCY_BUCKETS, startMetricsServer, type MetricsServer } from "../server/stats/metrics.ts";
 import { createUsage } from "../server/stats/usage.ts";
 import { testApp } from "./helpers/app.ts";
+import { fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
 import { freePort, until } from "./helpers/daemon.ts";
 
 const BIN = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
@@ -26,23 +26,8 @@ const asClient = { "user-agent": AGENT, "x-forwarded-for": ADDRESS };
 
 // SYNTHETIC live source (test only): its answers come from the replay dispatcher with scripted
 // delays, so the latency histogram has known contents. No registered source is needed.
-const url = (q: string) => `https://synthetic.test/search?q=${encodeURIComponent(q)}`;
-const synthetic: Source = {
-  id: "synthetic",
-  name: "Synthetic live source (test only)",
-  homepage: "https://synthetic.test/",
-  description: "A test double whose answers come from the replay dispatcher.",
-  assetTypes: ["model"],
-  access: "api",
-  pricing: "free",
-  supportsDownload: false,
-  mode: "live",
-  searchUrl: (query: SourceQuery) => url(query.q),
-  async search(query, ctx) {
-    await ctx.http.getJson(url(query.q), ctx.signal ? { signal: ctx.signal } : {});
-    return { assets: [], total: 0 };
-  },
-};
+const synthetic = fakeSource("synthetic");
+const url = (q: string) => fakeSearchUrl("synthetic", q);
 // 8 answers meant for the (50, 100] ms bucket, 2 for (500, 750] ms.
 const DELAYS = [55, 58, 61, 64, 67, 70, 73, 76, 600, 620];
 
@@ -104,7 +89,7 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     const promPort = await freePort();
     promUrl = `http://127.0.0.1:${promPort}`;
     const { get, replay } = await testApp({ sources: [polyhaven, synthetic], env: { PROMETHEUS_URL: promUrl, TRUST_PROXY: "true" }, usage });
-    DELAYS.forEach((delayMs, i) => replay.add({ url: url(`lat${i}`), body: "{}", headers: { "content-type": "application/json" }, delayMs }));
+    DELAYS.forEach((delayMs, i) => replay.add({ url: url(`lat${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs }));
 
     dir = mkdtempSync(join(tmpdir(), "asset-search-prometheus-"));
     writeFileSync(

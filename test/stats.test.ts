@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SearchResponse, Stats } from "../core/schemas/index.ts";
-import type { Source, SourceQuery } from "../core/source.ts";
 import { SOURCES } from "../sources/index.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { CLIENT_FAMILIES, clientFamily } from "../server/stats/client-family.ts";
 import { routeTemplate, startMetricsServer, type MetricsServer } from "../server/stats/metrics.ts";
 import { LatencyRing, createUsage } from "../server/stats/usage.ts";
 import { testApp } from "./helpers/app.ts";
+import { fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
 
 // Distinctive inputs: none of them may ever appear in /v1/stats or /metrics.
 const QUERY = "zebra-unicorn-7431";
@@ -166,30 +166,15 @@ describe("GET /v1/stats, process mode", () => {
   });
 
   it("reports per-source health with p50/p95 from the replayed latencies of a live source", async () => {
-    // SYNTHETIC live source, defined here only: Poly Haven is indexed, so no registered source is
-    // reached by a search. Its answers come from the replay dispatcher with scripted delays.
-    const url = (q: string) => `https://synthetic.test/search?q=${encodeURIComponent(q)}`;
-    const synthetic: Source = {
-      id: "synthetic",
-      name: "Synthetic live source (test only)",
-      homepage: "https://synthetic.test/",
-      description: "A test double whose answers come from the replay dispatcher.",
-      assetTypes: ["model"],
-      access: "api",
-      pricing: "free",
-      supportsDownload: false,
-      mode: "live",
-      searchUrl: (query: SourceQuery) => url(query.q),
-      async search(query, ctx) {
-        await ctx.http.getJson(url(query.q), ctx.signal ? { signal: ctx.signal } : {});
-        return { assets: [], total: 0 };
-      },
-    };
+    // SYNTHETIC live source: Poly Haven is indexed, so no registered source is reached by a
+    // search. Its answers come from the replay dispatcher with scripted delays.
+    const synthetic = fakeSource("synthetic");
+    const url = (q: string) => fakeSearchUrl("synthetic", q);
     const clock = manualClock();
     const usage = createUsage({ now: clock.now, sources: ["synthetic"] });
     const { get, replay } = await testApp({ sources: [polyhaven, synthetic], env: { SOURCE_TIMEOUT_MS: "1000" }, usage });
     const delays = [...Array.from({ length: 17 }, (_, i) => 10 * (i + 1)), 600]; // 10 … 170, 600 ms
-    delays.forEach((delayMs, i) => replay.add({ url: url(`q${i}`), body: "{}", headers: { "content-type": "application/json" }, delayMs }));
+    delays.forEach((delayMs, i) => replay.add({ url: url(`q${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs }));
     replay.add({ url: url("broken"), status: 500, body: "{}" });
     replay.add({ url: url("silent"), fault: "hang" });
 

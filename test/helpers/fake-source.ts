@@ -5,6 +5,9 @@ import type { Source } from "../../core/source.ts";
  * Synthetic live sources for the fan-out: each asks one URL of its own through the real client,
  * and the replay dispatcher answers it with the scripted delay or fault of the test.
  */
+/** The upstream URL a fake source asks for a query (what a test scripts the replay answer for). */
+export const fakeSearchUrl = (id: string, q: string, offset = 0) => `https://api.${id}.example/search?q=${encodeURIComponent(q)}&offset=${offset}`;
+
 export function fakeSource(id: string): Source {
   return {
     id,
@@ -18,10 +21,7 @@ export function fakeSource(id: string): Source {
     mode: "live",
     searchUrl: (q) => `https://${id}.example/search?q=${encodeURIComponent(q.q)}`,
     async search(q, ctx) {
-      const body = await ctx.http.getJson<{ items: { slug: string; name: string }[] }>(
-        `https://api.${id}.example/search?q=${encodeURIComponent(q.q)}&offset=${q.offset}`,
-        { signal: ctx.signal },
-      );
+      const body = await ctx.http.getJson<{ items: { slug: string; name: string }[] }>(fakeSearchUrl(id, q.q, q.offset), { signal: ctx.signal });
       if (!Array.isArray(body.items)) throw new Error(`${id}: answer has no items`);
       const assets: Asset[] = body.items.map((it) => ({
         id: `${id}:${it.slug}`,
