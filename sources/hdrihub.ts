@@ -20,6 +20,7 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { unlessGone } from "./internal/fetch.ts";
+import { httpUrl } from "./internal/url.ts";
 
 const ID = "hdrihub";
 const NAME = "HDRI Hub";
@@ -46,23 +47,13 @@ export function typeOfPath(path: string): AssetType {
 const nativeIdOf = (path: string) => path.replace(/^\/shop\/|\/+$/g, "").split("/").join("~");
 const pathOf = (nativeId: string) => `/shop/${nativeId.split("~").join("/")}`;
 
-function absolute(href: string | undefined): string | undefined {
-  if (!href) return undefined;
-  try {
-    const url = new URL(href, SITE);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A Next.js image URL (`/_next/image?url=%2Fapi%2Fmedia%2Ffile%2F…&w=828`) → the image itself. */
 function imageOf(src: string | undefined): string | undefined {
-  const url = absolute(src);
+  const url = httpUrl(src, SITE);
   if (!url) return undefined;
   const parsed = new URL(url);
   const inner = parsed.pathname === "/_next/image" ? parsed.searchParams.get("url") : null;
-  return inner ? absolute(inner) : url;
+  return inner ? httpUrl(inner, SITE) : url;
 }
 
 /** "From €9" → { free: false, amount: 9, currency: "EUR" }; "0" → { free: true }. */
@@ -101,7 +92,7 @@ export function parseSearch(html: string): { found: number; cards: HubCard[] } {
   const cards: HubCard[] = [];
   $("a[class*='search_card']").each((_, el) => {
     const card = $(el);
-    const href = absolute(card.attr("href"));
+    const href = httpUrl(card.attr("href"), SITE);
     if (!href || new URL(href).hostname !== new URL(SITE).hostname) return;
     const path = new URL(href).pathname;
     if (!path.startsWith("/shop/") || !path.split("/").slice(2).every((s) => SEGMENT.test(s))) return;
@@ -209,7 +200,7 @@ export function parseProduct(path: string, html: string): AssetDetails {
   if (!product || !title) throw new Error(`hdrihub: product page ${pageUrl} has no Product JSON-LD (page changed?)`);
 
   const images = Array.isArray(product.image) ? product.image : [product.image];
-  const thumbnailUrl = absolute(images.map(str).find(Boolean));
+  const thumbnailUrl = httpUrl(images.map(str).find(Boolean), SITE);
   const category = str(product.category);
   const offer = (product.offers ?? {}) as JsonLdNode;
   const offers = (Array.isArray(offer.offers) ? offer.offers : isType(offer, "Offer") ? [offer] : []) as JsonLdNode[];
@@ -228,7 +219,7 @@ export function parseProduct(path: string, html: string): AssetDetails {
     const resolution = resolutionOfOffer(name);
     return [
       {
-        url: absolute(str(o.url)) ?? pageUrl,
+        url: httpUrl(str(o.url), SITE) ?? pageUrl,
         filename: `${slug}-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}`,
         format: "page",
         ...(resolution ? { resolution } : {}),
@@ -249,7 +240,7 @@ export function parseProduct(path: string, html: string): AssetDetails {
     type: typeOfPath(path),
     tags,
     categories: category ? [category] : [],
-    url: absolute(str(product.url)) ?? pageUrl,
+    url: httpUrl(str(product.url), SITE) ?? pageUrl,
     ...(thumbnailUrl ? { thumbnailUrl } : {}),
     ...(str((product.brand as JsonLdNode | undefined)?.name) ? { author: str((product.brand as JsonLdNode).name)! } : {}),
     price: free ? { free: true } : { free: false, ...(low !== undefined ? { amount: low } : {}), ...(currency ? { currency } : {}) },

@@ -17,6 +17,7 @@ import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import { unlessGone } from "./internal/fetch.ts";
+import { httpUrl } from "./internal/url.ts";
 
 const ID = "kenney";
 const NAME = "Kenney";
@@ -75,12 +76,12 @@ export function parseCards(html: string): KenneyCard[] {
   $("div.asset").each((_, el) => {
     const card = $(el);
     const link = card.find("h2 a").first();
-    const url = absolute(link.attr("href"));
+    const url = httpUrl(link.attr("href"), SITE);
     const slug = url ? SLUG.exec(url)?.[1] : undefined;
     const title = link.text().trim();
     if (!url || !slug || !title) return;
     const style = card.find(".cover").attr("style") ?? "";
-    const cover = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(style)?.[1];
+    const cover = httpUrl(/url\(\s*["']?([^"')]+)["']?\s*\)/.exec(style)?.[1], SITE);
     const linkValue = (kind: string) =>
       card
         .find("a[href]")
@@ -93,7 +94,7 @@ export function parseCards(html: string): KenneyCard[] {
       slug,
       title,
       url: packUrl(slug),
-      ...(cover && absolute(cover) ? { thumbnailUrl: absolute(cover)! } : {}),
+      ...(cover ? { thumbnailUrl: cover } : {}),
       ...(category ? { category: decode(category) } : {}),
       ...(series ? { series: decode(series) } : {}),
     });
@@ -119,16 +120,6 @@ function decode(text: string): string {
     return decodeURIComponent(text);
   } catch {
     return text;
-  }
-}
-
-function absolute(href: string | undefined): string | undefined {
-  if (!href) return undefined;
-  try {
-    const url = new URL(href, SITE);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -208,9 +199,9 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const category = row("category").text().trim() || undefined;
   const licenseLink = row("license").find("a").first();
   const license =
-    normalizeLicense(licenseLink.text().trim() || row("license").text().trim(), absolute(licenseLink.attr("href"))) ??
+    normalizeLicense(licenseLink.text().trim() || row("license").text().trim(), httpUrl(licenseLink.attr("href"), SITE)) ??
     licenseById("CC0-1.0");
-  const thumbnailUrl = absolute($("meta[property='og:image']").attr("content"));
+  const thumbnailUrl = httpUrl($("meta[property='og:image']").attr("content"), SITE);
   const description = $("meta[property='og:description']").attr("content")?.trim();
   const dates = $("td[title]")
     .toArray()
@@ -222,7 +213,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
     ...new Set(
       $("a[href]")
         .toArray()
-        .map((a) => absolute($(a).attr("href")))
+        .map((a) => httpUrl($(a).attr("href"), SITE))
         .filter((u): u is string => Boolean(u && new URL(u).hostname === "kenney.nl" && /\.zip$/i.test(new URL(u).pathname))),
     ),
   ];

@@ -19,6 +19,7 @@ import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { followUpPage } from "./internal/page-window.ts";
 import { unlessGone } from "./internal/fetch.ts";
+import { httpUrl } from "./internal/url.ts";
 
 const ID = "opengameart";
 const NAME = "OpenGameArt.org";
@@ -66,15 +67,6 @@ function slugOf(href: string | undefined): string | undefined {
   }
 }
 
-const absolute = (href: string | undefined) => {
-  if (!href) return undefined;
-  try {
-    return new URL(href, SITE).href;
-  } catch {
-    return undefined;
-  }
-};
-
 /** One result page: its cards and the "Displaying … of N" total. A page without the art view throws. */
 function parseList(html: string, url: string, type: AssetType): { assets: Asset[]; total: number; rows: number } {
   const $ = load(html);
@@ -91,7 +83,7 @@ function parseList(html: string, url: string, type: AssetType): { assets: Asset[
     const slug = slugOf(link.attr("href"));
     const title = link.text().trim();
     if (!slug || !title) return;
-    const thumb = absolute(row.find(".field-name-field-art-preview img").first().attr("src"));
+    const thumb = httpUrl(row.find(".field-name-field-art-preview img").first().attr("src"), SITE);
     assets.push({
       id: `${ID}:${slug}`,
       provider: ID,
@@ -195,7 +187,7 @@ function filesOf($: CheerioAPI): AssetFile[] {
   const files: AssetFile[] = [];
   $(".field-name-field-art-files .file a").each((_, el) => {
     const a = $(el);
-    const url = absolute(a.attr("href"));
+    const url = httpUrl(a.attr("href"), SITE);
     if (!url) return;
     const filename = (a.attr("download") ?? a.text()).trim() || decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
     const format = /\.([a-z0-9]{1,8})$/i.exec(filename)?.[1]?.toLowerCase() ?? /\.([a-z0-9]{1,8})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? "unknown";
@@ -264,7 +256,7 @@ async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails 
     .filter(Boolean)
     .join("\n\n");
 
-  const thumb = absolute($('meta[property="og:image"]').attr("content") ?? node.find(".field-name-field-art-preview a").first().attr("href"));
+  const thumb = httpUrl($('meta[property="og:image"]').attr("content") ?? node.find(".field-name-field-art-preview a").first().attr("href"), SITE);
   const files = filesOf($);
   const formats = [...new Set(files.map((f) => f.format).filter((f) => f !== "unknown"))];
   return {

@@ -18,6 +18,7 @@ import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { unlessGone } from "./internal/fetch.ts";
+import { httpUrl } from "./internal/url.ts";
 
 const ID = "quaternius";
 const NAME = "Quaternius";
@@ -36,19 +37,9 @@ export interface QuaterniusCard {
   isNew: boolean;
 }
 
-function absolute(href: string | undefined): string | undefined {
-  if (!href) return undefined;
-  try {
-    const url = new URL(href, HOME);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The pack slug of a link to `/packs/<slug>.html` on quaternius.com, else undefined. */
 function packSlug(href: string | undefined): string | undefined {
-  const url = absolute(href);
+  const url = httpUrl(href, HOME);
   if (!url) return undefined;
   const { hostname, pathname } = new URL(url);
   if (hostname !== "quaternius.com" && hostname !== "www.quaternius.com") return undefined;
@@ -79,7 +70,7 @@ export function parseHome(html: string): QuaterniusCard[] {
       .toArray()
       .map((t) => $(t).text().trim())
       .filter(Boolean);
-    const thumbnailUrl = absolute(card.find("img").first().attr("src"));
+    const thumbnailUrl = httpUrl(card.find("img").first().attr("src"), HOME);
     out.push({
       slug,
       title,
@@ -153,7 +144,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
 
   const rawDescription = $("meta[name='description']").attr("content") ?? "";
   const description = cheerio.load(`<p>${rawDescription}</p>`)("p").text().replace(/\s+/g, " ").trim();
-  const thumbnailUrl = absolute($("meta[property='og:image']").attr("content"));
+  const thumbnailUrl = httpUrl($("meta[property='og:image']").attr("content"), HOME);
 
   /** The `.infoitem` row whose own label is `label`. */
   const info = (label: string) =>
@@ -175,7 +166,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
     ),
   ];
   const licenseLink = info("license").find("a").first();
-  const license = normalizeLicense(licenseLink.text().trim() || undefined, absolute(licenseLink.attr("href")));
+  const license = normalizeLicense(licenseLink.text().trim() || undefined, httpUrl(licenseLink.attr("href"), HOME));
   const animated = checked("animated");
   const createdAt = isoMonth($(".titleDate").first().text());
 
@@ -188,7 +179,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
     links.add($(el).attr("href")!);
   });
   const files = [...links]
-    .map((href) => absolute(href))
+    .map((href) => httpUrl(href, HOME))
     .filter((u): u is string => Boolean(u && /(^|\.)(drive\.google\.com|itch\.io)$/.test(new URL(u).hostname)))
     // Only download links: the Patreon and Discord buttons are not.
     .filter((u) => !/patreon|discord/i.test(u))

@@ -20,9 +20,9 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import { fetchText, shapeError, unlessGone } from "./internal/fetch.ts";
-import { pageWindow } from "./internal/page-window.ts";
+import { leadingPages, pageWindow } from "./internal/page-window.ts";
 import { htmlText, kResolution, pixelsToK, typeFilter } from "./internal/texture-sites.ts";
-import { leadingPages } from "./internal/page-window.ts";
+import { httpUrl } from "./internal/url.ts";
 
 const ID = "texturecan";
 const NAME = "TextureCan";
@@ -98,7 +98,7 @@ export function parseListing(html: string, url: string): ListingPage {
     const title = htmlText(titleHtml) || box.find(".texture-img img").attr("alt")?.trim() || "";
     if (!title) return;
     const category = categoryOfCode(htmlText(codeHtml));
-    const src = box.find(".texture-img img").attr("src");
+    const thumbnailUrl = httpUrl(box.find(".texture-img img").attr("src"), SITE);
     const description = box.find(".texture-desc").text().replace(/\s+/g, " ").trim();
     const tris = ref.type === "model" ? trisOf(description) : undefined;
     cards.push({
@@ -107,7 +107,7 @@ export function parseListing(html: string, url: string): ListingPage {
       ...(description ? { description } : {}),
       tags: [],
       ...(category ? { categories: [category] } : {}),
-      ...(src ? { thumbnailUrl: new URL(src, SITE).href } : {}),
+      ...(thumbnailUrl ? { thumbnailUrl } : {}),
       ...(tris ? { polyCount: tris } : {}),
     });
   });
