@@ -116,6 +116,19 @@ describe("texturecan: search", () => {
     expect(replay.requested).toEqual([]);
   });
 
+  it("keeps a card whose thumbnail src is not a usable URL, without the thumbnail", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // SYNTHETIC page: one card in the recorded markup, its img src an unparsable URL.
+    const card = (src: string) =>
+      `<div class="article-box"><div class="texture-header"><a href="/details/591/">Wood 1<br />(Wood 0001)</a></div>` +
+      `<div class="texture-img"><img src="${src}" alt="Wood 1" /></div><div class="texture-desc"></div></div>`;
+    replay.add({ url: PAGE1, body: `<html><body><div class="articles">${card("http://[broken")}</div></body></html>` });
+    const { assets } = await texturecan.search!(query("wood"), ctx);
+    expect(assets).toHaveLength(1);
+    expect(assets[0]).toMatchObject({ id: "texturecan:591", title: "Wood 1" });
+    expect(assets[0]).not.toHaveProperty("thumbnailUrl");
+  });
+
   it("rejects a changed page, naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: PAGE1, body: "<html>changed</html>" });
