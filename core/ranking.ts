@@ -1,4 +1,4 @@
-import MiniSearch from "minisearch";
+import MiniSearch, { type SearchResult } from "minisearch";
 import { INDEX_OPTIONS, QUERY_OPTIONS, toDoc } from "./search-index.ts";
 import type { Asset, AssetType } from "./schemas/index.ts";
 
@@ -15,10 +15,15 @@ export const RANK_WEIGHTS = { text: 0.55, sourceRank: 0.15, typeMatch: 0.1, down
 /** Each further result of the same source is multiplied by this, so one source cannot fill a page. */
 export const DIVERSITY_DECAY = 0.85;
 
+/** Share of whole-word matching in text relevance; the rest is prefix and typo matching. */
+const EXACT_SHARE = 0.7;
+
 /**
  * Text relevance of every candidate against the query, from one MiniSearch over the candidates
  * themselves, so index hits and live results are scored by the same rule. OR-combined: a live
- * source may return results its own search matched loosely; those just score lower. 0..1.
+ * source may return results its own search matched loosely; those just score lower. Whole-word
+ * matches weigh most: otherwise a rare longer word ("Olive Trees") outranks the word itself
+ * ("Tree"), whose many matches lower its IDF. 0..1.
  */
 function textRelevance(candidates: RankCandidate[], q: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -30,10 +35,16 @@ function textRelevance(candidates: RankCandidate[], q: string): Map<string, numb
     seen.add(asset.id);
     mini.add(toDoc(asset));
   }
-  const hits = mini.search(q, { ...QUERY_OPTIONS, combineWith: "OR" });
-  const max = Math.max(...hits.map((h) => h.score), 0);
-  for (const h of hits) out.set(h.id as string, max > 0 ? h.score / max : 0);
+  const loose = normalized(mini.search(q, { ...QUERY_OPTIONS, combineWith: "OR" }));
+  const exact = normalized(mini.search(q, { ...QUERY_OPTIONS, combineWith: "OR", prefix: false, fuzzy: false }));
+  for (const [id, score] of loose) out.set(id, EXACT_SHARE * (exact.get(id) ?? 0) + (1 - EXACT_SHARE) * score);
   return out;
+}
+
+/** Hit scores divided by the best one. */
+function normalized(hits: SearchResult[]): Map<string, number> {
+  const max = Math.max(...hits.map((h) => h.score), 0);
+  return new Map(hits.map((h) => [h.id as string, max > 0 ? h.score / max : 0]));
 }
 
 /**

@@ -33,6 +33,15 @@ describe("rank", () => {
     expect(out[0]!.score!).toBeGreaterThan(out[1]!.score!);
   });
 
+  it("ranks the word itself above a longer word it prefixes, however rare that word is", () => {
+    // Many titles hold "tree" (a common word among the candidates), one holds "trees": by IDF alone
+    // the rare prefix match would win. Each asset is alone in its source, first in its list.
+    const titles = ["Olive Trees", "Tree", "Oak Tree", "Pine Tree", "Palm Tree", "Tree Stump"];
+    const out = rank(candidates(titles.map((title, i) => asset(`s${i}`, `t${i}`, { title }))), { q: "tree", types: [] });
+    expect(out[0]!.title).toBe("Tree");
+    expect(out.at(-1)!.title).toBe("Olive Trees");
+  });
+
   it("prefers the exact type, then free and downloadable", () => {
     const out = rank(
       candidates([
