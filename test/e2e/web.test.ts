@@ -109,9 +109,9 @@ describe("the search page in Chromium", () => {
     await box.fill("arm chair");
     await box.press("Enter");
 
+    // The browse results of the page load stay until the search answers: wait for the search's own.
     const first = page.locator("#results .card").first();
-    await first.waitFor({ timeout: 5_000 });
-    expect((await first.locator(".title").innerText()).trim()).toBe("Arm Chair 01");
+    await expect.poll(async () => (await first.locator(".title").innerText()).trim(), { timeout: 5_000 }).toBe("Arm Chair 01");
     expect((await first.locator(".meta").innerText()).trim()).toBe("model · polyhaven · CC0-1.0 · download");
     expect(new URL(page.url()).searchParams.get("q")).toBe("arm chair");
 
