@@ -22,8 +22,8 @@ function assetsDispatch(event: H3Event, deps: AppDeps) {
   if (!m) throw new ApiError(400, "missing asset id: expected /v1/assets/<provider>:<nativeId>");
   const [, id, action] = m;
   if (action === "files") return filesRoute(event, deps, id!);
-  if (action === "download") return counted(downloadRoute(event, deps, id!), () => deps.usage.download());
-  return counted(assetRoute(event, deps, id!), () => deps.usage.assetView());
+  if (action === "download") return counted(event, downloadRoute(event, deps, id!), () => deps.usage.download());
+  return counted(event, assetRoute(event, deps, id!), () => deps.usage.assetView());
 }
 
 export function createApp(deps: AppDeps): H3 {
@@ -48,10 +48,7 @@ export function createApp(deps: AppDeps): H3 {
   });
 
   const page = readFileSync(new URL("./web/index.html", import.meta.url), "utf8");
-  app.get("/", (event) => {
-    if (event.req.method === "GET") deps.usage.pageView();
-    return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
-  });
+  app.get("/", (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView()));
   app.get("/health", () => ({ ok: true }));
   app.get("/openapi.json", () => openapi);
   app.get("/v1/search", (event) => countSearch(event, deps.usage, searchRoute(event, deps)));

@@ -80,6 +80,10 @@ describe("GET /v1/stats, process mode", () => {
     expect(zip.status).toBe(200);
     await zip.arrayBuffer();
     expect((await get("/v1/assets/polyhaven:ArmChair_01/download?maps=sheen", { headers: asClient })).status).toBe(404);
+    // HEAD asks for headers only (monitors, link checkers): never a search, view, download or page view.
+    for (const path of [`/v1/search?q=${QUERY}`, "/v1/assets/polyhaven:ArmChair_01", "/v1/assets/polyhaven:ArmChair_01/download", "/"]) {
+      expect((await get(path, { method: "HEAD", headers: asClient })).status, path).toBe(200);
+    }
     // Page views: the page, and a shared asset link to it.
     expect((await get("/", { headers: asClient })).status).toBe(200);
     expect((await get("/?asset=polyhaven%3AArmChair_01", { headers: asClient })).status).toBe(200);

@@ -24,9 +24,13 @@ export function surfaceOf(event: H3Event): Exclude<Surface, "mcp"> {
   return "api";
 }
 
+/** HEAD only asks for headers (monitors, link checkers): it is never a use of the service. */
+const isUse = (event: H3Event) => event.req.method === "GET";
+
 /** Counts an answered GET /v1/search (a refused one, 400 or 429, is not a search). */
 export async function countSearch(event: H3Event, usage: Usage, answer: Promise<SearchResponse>): Promise<SearchResponse> {
   const res = await answer;
+  if (!isUse(event)) return res;
   usage.search({
     surface: surfaceOf(event),
     types: res.types ?? [],
@@ -36,10 +40,10 @@ export async function countSearch(event: H3Event, usage: Usage, answer: Promise<
   return res;
 }
 
-/** Runs `count` once `answer` succeeds (asset views, downloads). */
-export async function counted<T>(answer: T | Promise<T>, count: () => void): Promise<T> {
+/** Runs `count` once `answer` to a GET succeeds (asset views, downloads, page views). */
+export async function counted<T>(event: H3Event, answer: T | Promise<T>, count: () => void): Promise<T> {
   const res = await answer;
-  count();
+  if (isUse(event)) count();
   return res;
 }
 
