@@ -221,4 +221,15 @@ describe("rate limit", () => {
     expect((await from("203.0.113.2")).status).toBe(200);
     expect((await from("203.0.113.1")).status).toBe(429);
   });
+
+  it("counts an IPv6 /64 as one client, and an IPv4-mapped address as its IPv4", async () => {
+    const { get } = await testApp({ env: { RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: "true" } });
+    const from = (ip: string) => get("/v1/providers", { headers: { "x-forwarded-for": ip } });
+    // One subscriber's /64 holds 2^64 addresses: rotating among them must not multiply the quota.
+    expect((await from("2001:db8:1:2::1")).status).toBe(200);
+    expect((await from("2001:db8:1:2:ffff:eeee:dddd:cccc")).status).toBe(429);
+    expect((await from("2001:db8:1:3::1")).status).toBe(200);
+    expect((await from("198.51.100.7")).status).toBe(200);
+    expect((await from("::ffff:198.51.100.7")).status).toBe(429);
+  });
 });

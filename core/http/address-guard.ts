@@ -9,6 +9,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { BlockList, isIP } from "node:net";
+import { ipv6Words, wordsToIPv4 } from "../ip.ts";
 
 export class BlockedAddressError extends Error {
   constructor(
@@ -77,23 +78,6 @@ function parseIPv4(text: string): string | undefined {
   const value = nums.reduce((acc, n, i) => acc + n * 256 ** (3 - i), 0) + last;
   return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
 }
-
-/** Expands a valid IPv6 string (a dotted tail allowed) to its eight 16-bit words. */
-function ipv6Words(ip: string): number[] {
-  let text = ip;
-  const dotted = /[^:]*\.[^:]*$/.exec(text)?.[0];
-  if (dotted) {
-    const [a = 0, b = 0, c = 0, d = 0] = dotted.split(".").map(Number);
-    text = `${text.slice(0, -dotted.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const h = head ? head.split(":") : [];
-  const t = tail ? tail.split(":") : [];
-  const fill = tail === undefined ? [] : Array<string>(8 - h.length - t.length).fill("0");
-  return [...h, ...fill, ...t].map((word) => parseInt(word, 16));
-}
-
-const wordsToIPv4 = (hi = 0, lo = 0) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 
 /** The IPv4 address an IPv6 address stands for, and whether reaching it that way is legitimate. */
 function embeddedIPv4(w: number[]): { kind: string; v4: string; routable: boolean } | undefined {

@@ -1,6 +1,7 @@
 import { getRequestIP, type H3Event } from "h3";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { clientPrefix } from "../../core/ip.ts";
 import { ApiError } from "../errors.ts";
 
 const WINDOW_SECONDS = 60;
@@ -14,9 +15,10 @@ export interface RateLimit {
   consume(event: H3Event): Promise<void>;
 }
 
-/** The client: the socket address, or the first X-Forwarded-For entry only behind a trusted proxy. */
+/** The client: the socket address, or the first X-Forwarded-For entry only behind a trusted proxy; IPv6 by /64. */
 export function clientKey(event: H3Event, trustProxy: boolean): string {
-  return getRequestIP(event, { xForwardedFor: trustProxy }) ?? "unknown";
+  const ip = getRequestIP(event, { xForwardedFor: trustProxy });
+  return ip ? clientPrefix(ip) : "unknown";
 }
 
 function headers(limit: number, res: RateLimiterRes): Record<string, string> {
