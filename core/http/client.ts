@@ -191,7 +191,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return client;
 }
 
-/** The caller's signal combined with the per-call deadline. */
 /** One upstream GET shared by every identical concurrent call. */
 interface Shared {
   promise: Promise<TextResponse>;
@@ -227,6 +226,7 @@ function join(shared: Shared, url: string, signal: AbortSignal | undefined): Pro
   });
 }
 
+/** The caller's signal combined with the per-call deadline. */
 function deadline(opts: RequestOptions): AbortSignal | undefined {
   const signals = [opts.signal, opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter(
     (s): s is AbortSignal => s !== undefined,
