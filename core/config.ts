@@ -13,11 +13,12 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "HOST", default: "0.0.0.0", why: "interface the server listens on" },
   { name: "DATA_DIR", default: "data", why: "folder of the published catalog and index (the embedded default)" },
   { name: "ASSET_SERVER_API_KEY", default: "", why: "when set, /v1/* and /mcp require this key (self-hosted)" },
-  { name: "ASSET_SERVER_PUBLIC_URL", default: "", why: "absolute base URL used in share and download links; else the request origin" },
+  { name: "ASSET_SERVER_PUBLIC_URL", default: "", why: "absolute base URL used in share and download links; else the request's Host, when ALLOWED_HOSTS allows it" },
+  { name: "ALLOWED_HOSTS", default: "", why: "comma-separated host names this server answers for (any other Host gets 421); unset = loopback names, the listening address and the public URL's host; * = any" },
   { name: "ASSET_SERVER_REPLAY", default: "", why: "folder of recorded responses: answer every upstream request from them, offline" },
   { name: "RATE_LIMIT_PER_MINUTE", default: "120", why: "requests per minute per client on /v1/* and /mcp; 0 turns the limit off" },
   { name: "REDIS_URL", default: "", why: "keep the rate limit in this Redis, so several replicas share one quota; unset = in memory" },
-  { name: "TRUST_PROXY", default: "false", why: "take the client address from X-Forwarded-For (only behind a proxy you run)" },
+  { name: "TRUST_PROXY", default: "false", why: "number of proxies you run in front of the server (true = 1): the client is the X-Forwarded-For entry that many hops from the right" },
   { name: "DOWNLOAD_MAX_BYTES", default: "2147483648", why: "cap on the total size of one zip download (2 GiB)" },
   { name: "USER_AGENT", default: "asset-search/0.1 (+https://github.com/asset-search/asset-search)", why: "names the project to upstream sites; Poly Haven requires a descriptive one" },
   { name: "HTTP_CACHE_TTL_MS", default: "300000", why: "how long upstream responses are cached (5 minutes)" },
@@ -53,6 +54,15 @@ const int = (env: Env, name: string): number => {
   return Math.floor(n);
 };
 
+/** TRUST_PROXY as a hop count, as Express's `trust proxy` reads it: true = 1, false = 0, or a number. */
+function proxyHops(raw: string): number {
+  const value = raw.trim().toLowerCase();
+  if (["", "false", "no"].includes(value)) return 0;
+  if (["true", "yes"].includes(value)) return 1;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops, got '${raw}'`);
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -62,7 +72,10 @@ export interface Config {
   replayDir: string | undefined;
   rateLimitPerMinute: number;
   redisUrl: string | undefined;
-  trustProxy: boolean;
+  /** Proxies of ours in front of the server: 0 = the socket address is the client. */
+  trustProxyHops: number;
+  /** Host names requests may carry (lowercase); undefined = the defaults of server/middleware/host.ts; `*` in the list = any. */
+  allowedHosts: string[] | undefined;
   downloadMaxBytes: number;
   userAgent: string;
   cacheTtlMs: number;
@@ -91,7 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
     replayDir: opt("ASSET_SERVER_REPLAY"),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE"),
     redisUrl: opt("REDIS_URL"),
-    trustProxy: ["1", "true", "yes"].includes(read(env, "TRUST_PROXY").toLowerCase()),
+    trustProxyHops: proxyHops(read(env, "TRUST_PROXY")),
+    allowedHosts: opt("ALLOWED_HOSTS")?.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
     downloadMaxBytes: int(env, "DOWNLOAD_MAX_BYTES"),
     userAgent: read(env, "USER_AGENT"),
     cacheTtlMs: int(env, "HTTP_CACHE_TTL_MS"),

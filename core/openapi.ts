@@ -148,6 +148,12 @@ function describeService(components: Record<string, Json>): string {
     "and may be sent as `Authorization: Bearer <key>`, as the `x-api-key` header, or as the `api_key` query parameter",
     "(meant for plain download links). `/health`, `/openapi.json`, `/catalog.json` and `/catalog-history.json` never need it.",
     "",
+    "## Hosts and browsers",
+    "Every endpoint but `/health` answers 421 to a `Host` the server was not configured for (`ALLOWED_HOSTS`; by default",
+    "loopback names, the listening address and the host of `ASSET_SERVER_PUBLIC_URL`), since links are built from it.",
+    "`/v1/*`, `/mcp`, `/health`, `/openapi.json`, `/catalog.json` and `/catalog-history.json` send",
+    "`Access-Control-Allow-Origin: *`, expose the rate-limit headers and answer CORS preflights with 204.",
+    "",
     "## Rate limits",
     "120 requests per minute per client on `/v1/*` and `/mcp` by default (`RATE_LIMIT_PER_MINUTE`). Every response there",
     "carries the `RateLimit-*` headers; a 429 also carries `Retry-After`, and its body has `retryAfter` in seconds.",
@@ -183,7 +189,9 @@ function corePaths(): Record<string, Json> {
   const files = queryParameters(schemas.FileParams);
   const unknownAsset = errorResponse("Unknown asset");
   const sourceFailed = errorResponse("The source site failed");
-  const badParams = errorResponse("Invalid parameters");
+  const badParams = errorResponse("Invalid parameters, or a malformed asset id (as for `/v1/assets/{id}`)");
+  const badId = errorResponse("Malformed asset id: not `<provider>:<nativeId>`, or a nativeId of `.`/`..` or holding `?`, `#` or control characters");
+  const notConfigured = errorResponse("The source needs a key this server does not have; the message names the environment variable to set");
   return {
     "/v1/search": {
       get: {
@@ -206,8 +214,10 @@ function corePaths(): Record<string, Json> {
         parameters: [assetId],
         responses: rateLimitedResponses({
           200: jsonResponse("The asset with its downloadable files", "AssetDetails"),
+          400: badId,
           404: unknownAsset,
           502: sourceFailed,
+          503: notConfigured,
         }),
       },
     },
@@ -223,6 +233,7 @@ function corePaths(): Record<string, Json> {
           400: badParams,
           404: unknownAsset,
           502: sourceFailed,
+          503: notConfigured,
         }),
       },
     },
@@ -247,6 +258,7 @@ function corePaths(): Record<string, Json> {
           409: errorResponse("The source has no direct downloads; `url` is the asset's page on the source"),
           413: errorResponse("The zip would exceed the server's size cap (DOWNLOAD_MAX_BYTES)"),
           502: sourceFailed,
+          503: notConfigured,
         }),
       },
     },

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
-import { H3, type H3Event } from "h3";
+import { H3, type H3Event, type RouteOptions } from "h3";
 import { buildOpenApi } from "../core/openapi.ts";
 import { toProvider } from "../core/source.ts";
 import type { AppDeps } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { mcpMethodNotAllowed, mcpOpenApiPaths, mcpRoute } from "./mcp/http.ts";
 import { requireApiKey } from "./middleware/auth.ts";
+import { cors } from "./middleware/cors.ts";
+import { allowedHosts, requireKnownHost } from "./middleware/host.ts";
 import { createRateLimit } from "./middleware/rate-limit.ts";
 import { assetRoute, filesRoute } from "./routes/assets.ts";
 import { downloadRoute } from "./routes/download.ts";
@@ -26,9 +28,32 @@ function assetsDispatch(event: H3Event, deps: AppDeps) {
   return counted(event, assetRoute(event, deps, id!), () => deps.usage.assetView());
 }
 
+/**
+ * Which of the API's rules apply to a route, kept in its meta so that protection follows the route
+ * the router matched, whatever spelling of the path reached it (`/mcp/`, `/v1//search`, `%73`).
+ * - `cors`: readable from pages on any origin; preflights answered.
+ * - `api`: also rate limited and, with a key configured, protected (contract §5 and §8).
+ * - `anyHost`: answered whatever the Host (health checks reach it by any name).
+ */
+interface Rules {
+  cors?: boolean;
+  api?: boolean;
+  anyHost?: boolean;
+}
+const PAGE: RouteOptions = { meta: {} };
+const OPEN: RouteOptions = { meta: { cors: true } satisfies Rules };
+const API: RouteOptions = { meta: { cors: true, api: true } satisfies Rules };
+const HEALTH: RouteOptions = { meta: { cors: true, anyHost: true } satisfies Rules };
+
+const rulesOf = (event: H3Event): Rules => (event.context.matchedRoute?.meta ?? {}) as Rules;
+
+/** Methods a catch-all answers itself; HEAD is left to h3, which answers it with the GET route. */
+const OTHER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "QUERY", "CONNECT", "TRACE"] as const;
+
 export function createApp(deps: AppDeps): H3 {
   const { config } = deps.runtime;
-  const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxy, deps.rateLimiter);
+  const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxyHops, deps.rateLimiter);
+  const hosts = allowedHosts(config);
   const openapi = buildOpenApi({ extraPaths: { ...mcpOpenApiPaths(), ...statsOpenApiPaths() } });
   const statsRoute = createStatsRoute(deps);
 
@@ -37,10 +62,12 @@ export function createApp(deps: AppDeps): H3 {
 
   app.use(httpMetrics(deps.usage.metrics)); // first, so 401s and 429s are counted too
 
-  // Contract §5 and §8: /v1/* and /mcp are rate limited and, with a key configured, protected.
   app.use(async (event, next) => {
-    const path = event.url.pathname;
-    if (path.startsWith("/v1/") || path === "/mcp") {
+    const rules = rulesOf(event);
+    if (!rules.anyHost) requireKnownHost(event, hosts);
+    const preflight = rules.cors ? cors(event) : undefined;
+    if (preflight) return preflight;
+    if (rules.api) {
       await rateLimit?.consume(event);
       requireApiKey(event, config.apiKey);
     }
@@ -48,30 +75,39 @@ export function createApp(deps: AppDeps): H3 {
   });
 
   const page = readFileSync(new URL("./web/index.html", import.meta.url), "utf8");
-  app.get("/", (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView()));
-  app.get("/health", () => ({ ok: true }));
-  app.get("/openapi.json", () => openapi);
-  app.get("/v1/search", (event) => countSearch(event, deps.usage, searchRoute(event, deps)));
-  app.get("/v1/stats", (event) => statsRoute(event));
-  app.get("/v1/providers", () => ({ providers: deps.sources.map((s) => toProvider(s, config.keys)) }));
-  app.get("/v1/catalog", () => deps.published.catalog ?? Promise.reject(notPublished()));
-  app.get("/catalog.json", () => deps.published.catalog ?? Promise.reject(notPublished()));
-  app.get("/catalog-history.json", () => deps.published.history);
-  app.get("/v1/assets/**", (event) => assetsDispatch(event, deps));
-  app.post("/mcp", (event) => mcpRoute(event, deps));
-  app.get("/mcp", mcpMethodNotAllowed);
-  app.delete("/mcp", mcpMethodNotAllowed);
-  const unrouted = (event: H3Event) => {
-    const known = ["/health", "/openapi.json", "/v1/search", "/v1/providers", "/v1/catalog", "/v1/stats", "/catalog.json", "/catalog-history.json"];
-    const path = event.url.pathname;
-    if (path === "/mcp") mcpMethodNotAllowed(event);
-    if (known.includes(path) || path.startsWith("/v1/assets/")) {
-      throw new ApiError(405, `method ${event.req.method} not allowed on ${path}`, {}, { allow: "GET, HEAD" });
-    }
-    throw new ApiError(404, `no route for ${event.req.method} ${path}`);
-  };
-  // Not app.all: h3 answers HEAD with the GET route only when no route matches HEAD itself.
-  app.get("/**", unrouted);
-  for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "QUERY", "CONNECT", "TRACE"] as const) app.on(method, "/**", unrouted);
+  const routes: [path: string, handler: (event: H3Event) => unknown, rules: RouteOptions][] = [
+    ["/", (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView()), PAGE],
+    ["/health", () => ({ ok: true }), HEALTH],
+    ["/openapi.json", () => openapi, OPEN],
+    ["/v1/search", (event) => countSearch(event, deps.usage, searchRoute(event, deps)), API],
+    ["/v1/stats", (event) => statsRoute(event), API],
+    ["/v1/providers", () => ({ providers: deps.sources.map((s) => toProvider(s, config.keys)) }), API],
+    ["/v1/catalog", () => deps.published.catalog ?? Promise.reject(notPublished()), API],
+    ["/catalog.json", () => deps.published.catalog ?? Promise.reject(notPublished()), OPEN],
+    ["/catalog-history.json", () => deps.published.history, OPEN],
+    ["/v1/assets/**", (event) => assetsDispatch(event, deps), API],
+  ];
+  for (const [path, handler, rules] of routes) {
+    app.get(path, handler, rules);
+    if (rules !== PAGE) app.options(path, unrouted, rules);
+  }
+  // Every method reaches the MCP handler, so every one is protected like POST.
+  app.all("/mcp", (event) => (event.req.method === "POST" ? mcpRoute(event, deps) : mcpMethodNotAllowed(event)), API);
+  for (const method of OTHER_METHODS) {
+    app.on(method, "/v1/**", unrouted, API);
+    app.on(method, "/**", unrouted, PAGE);
+  }
   return app;
+}
+
+/** GET routes, for the 405 of another method; paths compared without trailing slashes as the router does. */
+const GET_ROUTES = ["/health", "/openapi.json", "/v1/search", "/v1/providers", "/v1/catalog", "/v1/stats", "/catalog.json", "/catalog-history.json"];
+
+/** 405 for a known path with a method it does not answer, else 404. */
+function unrouted(event: H3Event): never {
+  const path = event.url.pathname.replace(/(.)\/+$/, "$1");
+  if (GET_ROUTES.includes(path) || path.startsWith("/v1/assets/")) {
+    throw new ApiError(405, `method ${event.req.method} not allowed on ${path}`, {}, { allow: "GET, HEAD" });
+  }
+  throw new ApiError(404, `no route for ${event.req.method} ${event.url.pathname}`);
 }

@@ -39,10 +39,10 @@ const NONE = "<none>";
 const OBJECT = "<object>";
 const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/search": { 200: "SearchResponse", 400: "Error", 401: "Error", 429: "Error" },
-  "GET /v1/assets/{id}": { 200: "AssetDetails", 401: "Error", 404: "Error", 429: "Error", 502: "Error" },
-  "GET /v1/assets/{id}/files": { 200: "FileSelection", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error" },
+  "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
+  "GET /v1/assets/{id}/files": { 200: "FileSelection", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
   "GET /v1/assets/{id}/download": {
-    200: ZIP, 302: NONE, 400: "Error", 401: "Error", 404: "Error", 409: "Error", 413: "Error", 429: "Error", 502: "Error",
+    200: ZIP, 302: NONE, 400: "Error", 401: "Error", 404: "Error", 409: "Error", 413: "Error", 429: "Error", 502: "Error", 503: "Error",
   },
   "GET /v1/providers": { 200: "ProvidersResponse", 401: "Error", 429: "Error" },
   "GET /v1/catalog": { 200: "Catalog", 401: "Error", 429: "Error" },

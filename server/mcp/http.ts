@@ -6,8 +6,10 @@
  * - the app's middleware (before this handler): 401 wrong or missing key, 429 rate limit, both
  *   `{ error }` bodies as on `/v1/*`, and the rate-limit headers;
  * - this file: 405 for GET and DELETE (`{ error }`, `Allow: POST`: no SSE stream and no session to
- *   end on a stateless endpoint), and 400 for an unsupported `MCP-Protocol-Version` on every
- *   request, `initialize` included (the SDK checks it only after initialisation);
+ *   end on a stateless endpoint), 400 for an unsupported `MCP-Protocol-Version` on every
+ *   request, `initialize` included (the SDK checks it only after initialisation), and 400 for a
+ *   JSON-RPC batch: the 2025-06-18 revision of MCP dropped batching, and a batch would let one
+ *   request of the rate limit run dozens of tool calls;
  * - the SDK transport: 406 when Accept lacks `application/json` or `text/event-stream`, 415 when the
  *   body is not `application/json`, 400 for unparsable JSON or JSON-RPC, 413 for a body over 1 MiB,
  *   202 (empty body) for notifications and responses, 200 with the JSON-RPC response otherwise.
@@ -42,12 +44,39 @@ function withStagedHeaders(res: Response, event: H3Event): Response {
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
+const isJsonWhitespace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/**
+ * Whether the body is a JSON array (a JSON-RPC batch), from its first non-blank byte. Reads a
+ * copy of the body and stops there, so the transport still reads (and size-checks) the original.
+ */
+async function isBatch(req: Request): Promise<boolean> {
+  const reader = req.clone().body?.getReader();
+  if (!reader) return false;
+  try {
+    for (let seen = 0; seen <= MCP_MAX_BODY_BYTES; ) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      const first = value.findIndex((byte) => !isJsonWhitespace(byte));
+      if (first >= 0) return value[first] === 0x5b;
+      seen += value.length;
+    }
+    return false;
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+}
+
 /** POST /mcp */
 export async function mcpRoute(event: H3Event, deps: AppDeps): Promise<Response> {
   const version = event.req.headers.get("mcp-protocol-version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
     const message = `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`;
     return withStagedHeaders(jsonRpcError(400, -32000, message), event);
+  }
+  if (await isBatch(event.req)) {
+    const message = "Invalid Request: JSON-RPC batches are not supported; send one message per POST (MCP 2025-06-18 dropped batching)";
+    return withStagedHeaders(jsonRpcError(400, -32600, message), event);
   }
   const server = createMcpServer(deps, { baseUrl: publicBase(deps, event), surface: "mcp" });
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -157,7 +186,7 @@ export function mcpOpenApiPaths(): Record<string, unknown> {
         responses: rateLimitedResponses({
           200: jsonResponse("The JSON-RPC 2.0 response", JSON_RPC_RESPONSE),
           202: { description: "Accepted: the body held only notifications (or responses); no body" },
-          400: rpcError("Malformed JSON or JSON-RPC message, or unsupported `MCP-Protocol-Version`"),
+          400: rpcError("Malformed JSON or JSON-RPC message, a JSON-RPC batch (one message per POST), or unsupported `MCP-Protocol-Version`"),
           401: errorResponse("API key required or not accepted (only when the server sets ASSET_SERVER_API_KEY)"),
           405: errorResponse("GET or DELETE /mcp: the endpoint is stateless, so there is no SSE stream and no session; `Allow: POST`"),
           406: rpcError("The client does not accept both `application/json` and `text/event-stream`"),

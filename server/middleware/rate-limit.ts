@@ -15,9 +15,15 @@ export interface RateLimit {
   consume(event: H3Event): Promise<void>;
 }
 
-/** The client: the socket address, or the first X-Forwarded-For entry only behind a trusted proxy; IPv6 by /64. */
-export function clientKey(event: H3Event, trustProxy: boolean): string {
-  const ip = getRequestIP(event, { xForwardedFor: trustProxy });
+/**
+ * The client behind `hops` proxies of ours: the address that many hops from the right of the chain
+ * socket ← X-Forwarded-For (0 = the socket address). Entries further left were written by the
+ * client itself and are never trusted. IPv6 counts by its /64.
+ */
+export function clientKey(event: H3Event, hops: number): string {
+  const forwarded = hops > 0 ? (event.req.headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean) : [];
+  const nearestFirst = [getRequestIP(event), ...forwarded.reverse()];
+  const ip = nearestFirst[Math.min(hops, nearestFirst.length - 1)];
   return ip ? clientPrefix(ip) : "unknown";
 }
 
@@ -37,13 +43,13 @@ function headers(limit: number, res: RateLimiterRes): Record<string, string> {
  * Per-client limit on /v1/* and /mcp (contract §8) with rate-limiter-flexible; `perMinute` 0 = off.
  * `limiter` lets a shared store (Redis) replace the in-memory one.
  */
-export function createRateLimit(perMinute: number, trustProxy: boolean, limiter?: RateLimiterAbstract): RateLimit | undefined {
+export function createRateLimit(perMinute: number, proxyHops: number, limiter?: RateLimiterAbstract): RateLimit | undefined {
   if (perMinute <= 0) return undefined;
   const store = limiter ?? new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
   return {
     async consume(event) {
       try {
-        const res = await store.consume(clientKey(event, trustProxy));
+        const res = await store.consume(clientKey(event, proxyHops));
         for (const [k, v] of Object.entries(headers(perMinute, res))) event.res.headers.set(k, v);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;

@@ -13,6 +13,18 @@ export interface AssetRef {
   nativeId: string;
 }
 
+/**
+ * A nativeId that would change which upstream resource a source's URL names: a `.` or `..` path
+ * segment (also as `%2e`, which URL parsers resolve the same way), a query or fragment, or a
+ * control character. Sources put the nativeId into their URLs, so such an id could climb to
+ * another endpoint of the site.
+ */
+function unsafeNativeId(nativeId: string): string | undefined {
+  if (/[?#\u0000-\u001f\u007f]/.test(nativeId)) return "it holds '?', '#' or a control character";
+  const dotSegment = nativeId.split(/[/\\]/).some((seg) => /^(\.|%2e){1,2}$/i.test(seg));
+  return dotSegment ? "'.' and '..' are not asset ids" : undefined;
+}
+
 /** Parses `<provider>:<nativeId>` (URL-encoded or not): malformed → 400, unknown source → 404. */
 export function parseAssetId(raw: string, deps: AppDeps): AssetRef {
   let id: string;
@@ -25,6 +37,8 @@ export function parseAssetId(raw: string, deps: AppDeps): AssetRef {
   if (!m || id.length > 300) throw new ApiError(400, `malformed asset id '${id}': expected <provider>:<nativeId>`);
   const source = deps.sources.find((s) => s.id === m[1]);
   if (!source) throw new ApiError(404, `unknown asset '${id}': no source '${m[1]}'`);
+  const unsafe = unsafeNativeId(m[2]!);
+  if (unsafe) throw new ApiError(400, `malformed asset id '${id}': ${unsafe}`);
   return { id, source, nativeId: m[2]! };
 }
 
@@ -34,10 +48,17 @@ export interface DetailsContext {
   baseUrl: string;
 }
 
-/** The asset's details from its source, live (cached by the client); 404 unknown, 502 source failure. */
+/**
+ * The asset's details from its source, live (cached by the client); 404 unknown, 502 source
+ * failure, 503 when this server lacks the key the source needs (the site did not fail).
+ */
 export async function fetchDetails(ref: AssetRef, deps: AppDeps, at: DetailsContext): Promise<AssetDetails> {
   if (!ref.source.getAsset) {
     throw new ApiError(404, `unknown asset '${ref.id}': ${ref.source.name} is searched on its own site only`);
+  }
+  const key = ref.source.key;
+  if (key?.required && !deps.runtime.config.keys[key.env]) {
+    throw new ApiError(503, `${ref.source.name} is not configured on this server: set ${key.env} to enable it`);
   }
   let details: AssetDetails | null;
   try {
