@@ -137,8 +137,8 @@ describe("JSON-RPC batches", () => {
 });
 
 describe("TRUST_PROXY hops", () => {
-  const from = (get: (p: string, i?: RequestInit) => Promise<Response>, xff: string) =>
-    get("/v1/providers", { headers: { "x-forwarded-for": xff } }).then((r) => r.status);
+  const from = async (get: (p: string, i?: RequestInit) => Response | Promise<Response>, xff: string) =>
+    (await get("/v1/providers", { headers: { "x-forwarded-for": xff } })).status;
 
   it("a rotating spoofed leftmost entry does not make a new client", async () => {
     const { get } = await testApp({ env: { RATE_LIMIT_PER_MINUTE: "5", TRUST_PROXY: "true" } });
