@@ -8,12 +8,11 @@
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  * WEB_SCREENSHOT=web.png also saves a screenshot of the page after the search and click.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, testApp } from "../helpers/app.ts";
+import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
 
-const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 const ASSET_ID = "polyhaven:ArmChair_01";
 const DOWNLOAD_HREF = "/v1/assets/polyhaven%3AArmChair_01/download";
 const ARM_CHAIR_THUMBNAIL = "https://cdn.polyhaven.com/asset_img/thumbs/ArmChair_01.png";
@@ -28,30 +27,11 @@ const external: { url: string; type: string }[] = [];
 /** Aborted thumbnail images: their failures (and Chromium's console line for each) are expected. */
 const thumbnails = new Set<string>();
 
-// Without the browser the test fails (it never skips), saying how to install it.
-const missingBrowser = existsSync(CHROMIUM)
-  ? undefined
-  : `Chromium is not installed at ${CHROMIUM}: run test/setup/install-packages.sh (as root) and try again`;
-
 beforeAll(async () => {
   if (missingBrowser) return;
   const { app } = await testApp();
   server = await listen(app);
-  // Playwright starts Chromium on a fresh, empty temporary profile of its own (it refuses --user-data-dir in args).
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const origin = new URL(server.url).origin;
   await context.route("**/*", (route) => {

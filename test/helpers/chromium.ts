@@ -1,0 +1,31 @@
+/** Debian's Chromium for the browser tests, driven by playwright-core (installed by test/setup/install-packages.sh). */
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
+
+/** Why the browser tests cannot run, or undefined; they fail (never skip) with this message. */
+export const missingBrowser = existsSync(CHROMIUM)
+  ? undefined
+  : `Chromium is not installed at ${CHROMIUM}: run test/setup/install-packages.sh (as root) and try again`;
+
+/**
+ * Headless Chromium on a fresh, empty temporary profile (Playwright refuses --user-data-dir in
+ * args), with the background networking that this offline machine would refuse switched off.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
