@@ -74,6 +74,33 @@ function isUnrecorded(err: unknown): boolean {
 
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 
+/** A signal aborted after `ms` or with `parent`; `dispose` releases the timer and the parent listener. */
+interface TimeBox {
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+/**
+ * A plain timer owned by the caller, not `AbortSignal.timeout`: Node's timeout signal is held only
+ * weakly by its timer, so one referenced by nothing but an `AbortSignal.any` composite is
+ * garbage-collected and never fires (issue 12, item 7: searches waited for the overall deadline).
+ */
+function timeBox(ms: number, parent?: AbortSignal): TimeBox {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${ms} ms`, "TimeoutError")), ms);
+  const onParent = () => controller.abort(parent?.reason);
+  if (parent?.aborted) onParent();
+  else parent?.addEventListener("abort", onParent, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener("abort", onParent);
+      controller.abort();
+    },
+  };
+}
+
 /** One live source under its own timeout, the overall deadline and its circuit breaker. */
 async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal): Promise<Outcome> {
   const { config } = deps.runtime;
@@ -83,8 +110,8 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
   }
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
-  const controller = new AbortController();
-  const signal = AbortSignal.any([controller.signal, deadline, AbortSignal.timeout(config.sourceTimeoutMs)]);
+  const box = timeBox(config.sourceTimeoutMs, deadline);
+  const { signal } = box;
   // A source that ignores its signal still loses the race: the search never waits past the timeout.
   const timedOut = new Promise<"timeout">((resolve) => signal.addEventListener("abort", () => resolve("timeout"), { once: true }));
   try {
@@ -115,7 +142,7 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
       listings: [],
     };
   } finally {
-    controller.abort();
+    box.dispose();
   }
 }
 
@@ -151,8 +178,8 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
 
   outcomes.push(...searchIndexed(indexed, query, deps.index));
   const limit = pLimit(config.searchConcurrency);
-  const deadline = AbortSignal.timeout(config.searchDeadlineMs);
-  const liveOutcomes = await Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline))));
+  const deadline = timeBox(config.searchDeadlineMs);
+  const liveOutcomes = await Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline.signal)))).finally(deadline.dispose);
   for (const o of liveOutcomes) deps.onSourceResult?.(o.report);
   outcomes.push(...liveOutcomes);
 

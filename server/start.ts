@@ -17,7 +17,11 @@ import { createUsage } from "./stats/usage.ts";
 export function createDeps(config: Config = loadConfig()): AppDeps {
   const runtime = createRuntime(config);
   const published = loadPublished(config.dataDir);
-  const usage = createUsage({ sources: SOURCES.filter((s) => s.mode === "live").map((s) => s.id), defaultMetrics: true });
+  const usage = createUsage({
+    sources: SOURCES.filter((s) => s.mode === "live").map((s) => s.id),
+    downloadSources: SOURCES.filter((s) => s.supportsDownload).map((s) => s.id),
+    defaultMetrics: true,
+  });
   return { runtime, sources: SOURCES, published, breakers: new BreakerRegistry(), usage };
 }
 

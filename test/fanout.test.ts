@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { searchAll } from "../core/search.ts";
@@ -8,10 +10,9 @@ import { replayRuntime } from "./helpers/replay.ts";
 
 const items = (...names: string[]) => JSON.stringify({ items: names.map((n) => ({ slug: n.toLowerCase().replace(/ /g, "-"), name: n })) });
 
-function setup(env: Record<string, string> = {}) {
+function setup(env: Record<string, string> = {}, breakers = new BreakerRegistry(3, 60_000)) {
   const runtime = replayRuntime({ env: { SOURCE_TIMEOUT_MS: "300", SEARCH_DEADLINE_MS: "2000", ...env } });
   const sources = ["alpha", "beta", "gamma"].map(fakeSource);
-  const breakers = new BreakerRegistry(3, 60_000);
   const run = async (q = "tree", offset = 0) => {
     const params = SearchParams.parse({ q, offset: String(offset) });
     const started = performance.now();
@@ -21,6 +22,12 @@ function setup(env: Record<string, string> = {}) {
   const answer = (id: string, extra: Record<string, unknown> = {}, q = "tree", offset = 0) =>
     runtime.replay.add({ url: `https://api.${id}.example/search?q=${q}&offset=${offset}`, body: items("Oak Tree", "Pine Tree"), ...extra });
   return { runtime, run, answer };
+}
+
+/** V8's full collection, exposed at run time as `node --expose-gc` would, to force one mid-search. */
+function exposedGc(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
 }
 
 describe("live fan-out", () => {
@@ -43,6 +50,28 @@ describe("live fan-out", () => {
     expect(line("gamma").status).toBe("timeout");
     expect(res.results.map((r) => r.provider)).toEqual(["alpha", "alpha"]);
     expect(ms).toBeLessThan(300 + 700);
+  });
+
+  // Fails without the fix of issue 12 item 7 (checked by reverting core/search.ts): the garbage
+  // collection drops the per-source AbortSignal.timeout and the first search reports tookMs ≈ 1000,
+  // the overall deadline, instead of ≈ 300.
+  it("the per-source timeout fires in every search even when a garbage collection runs during it", async () => {
+    const gc = exposedGc();
+    // A breaker that never opens: every search asks the hanging source.
+    const { run, answer } = setup({ SEARCH_DEADLINE_MS: "1000" }, new BreakerRegistry(Infinity));
+    answer("alpha");
+    answer("beta");
+    answer("gamma", { fault: "hang" });
+    for (let i = 0; i < 20; i++) {
+      const search = run();
+      // Once the sources are asked, so the timers of this search exist when the collection runs.
+      await new Promise((r) => setTimeout(r, 20));
+      gc();
+      const { line } = await search;
+      expect(line("gamma"), `search ${i + 1}`).toMatchObject({ status: "timeout", error: "no answer within 300 ms" });
+      expect(line("gamma").tookMs, `search ${i + 1}`).toBeLessThanOrEqual(300 + 250);
+      expect(line("alpha").status).toBe("ok");
+    }
   });
 
   it("HTTP 500, malformed JSON, a changed shape and a reset are errors naming the source", async () => {

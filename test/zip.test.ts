@@ -68,7 +68,7 @@ const details = (over: Partial<AssetDetails> = {}): AssetDetails => ({
   ...over,
 });
 
-const plan = (...entries: ZipPlan["entries"]): ZipPlan => ({ folder: "example-asset", entries });
+const plan = (...entries: ZipPlan["entries"]): ZipPlan => ({ assetId: "example:asset", provider: "example", folder: "example-asset", entries });
 const dlUrls = (requested: string[], prefix: string) => requested.filter((u) => u.startsWith(prefix));
 
 async function armchair() {

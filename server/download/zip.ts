@@ -11,14 +11,22 @@
  * is destroyed with the error instead of ending cleanly: the client gets a truncated archive with
  * no central directory, which every unzip tool reports as broken, never a zip that silently lacks
  * a file.
+ *
+ * Each archive cut short is counted (asset_search_download_failures_total, by source and reason)
+ * and, unless the client left, logged on stderr as one line naming the asset, the file and the
+ * upstream status or failure kind; never the client (address, user agent, query).
  */
 import { PassThrough, Transform, type Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import { attributionLine } from "../../core/license.ts";
 import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
 import { UpstreamError, type HttpClient } from "../../core/http/types.ts";
+import type { DownloadFailureReason, Metrics } from "../stats/metrics.ts";
 
 export interface ZipPlan {
+  /** The asset zipped and its source id, named by the failure log line and counter. */
+  assetId: string;
+  provider: string;
   entries: { path: string; url: string; sizeBytes?: number }[];
   folder: string;
   /** Sum of the entries' sizes; undefined when any size is unknown. */
@@ -111,6 +119,8 @@ export function planZip(details: AssetDetails, files: AssetFile[]): ZipPlan {
   const entries = [...byPath.values()];
   const known = entries.every((e) => e.sizeBytes !== undefined);
   return {
+    assetId: details.id,
+    provider: details.provider,
     entries,
     folder,
     ...(known ? { totalBytes: entries.reduce((sum, e) => sum + (e.sizeBytes ?? 0), 0) } : {}),
@@ -168,6 +178,8 @@ export interface StreamZipOptions {
   maxBytes: number;
   /** The client went away: abort the current upstream request and stop. */
   signal?: AbortSignal;
+  /** Where an archive cut short is counted; without it, it is only logged. */
+  metrics?: Metrics;
 }
 
 /**
@@ -192,31 +204,39 @@ export interface StreamZipOptions {
  * stream (e.g. by `pipeline` when the response closes) does the same.
  */
 export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOptions): Readable {
-  const { http, maxBytes, signal } = options;
+  const { http, maxBytes, signal, metrics } = options;
   const zip = new ZipFile();
   const out = zip.outputStream as PassThrough;
   const mtime = new Date();
   let counted = 0;
   let current: AbortController | undefined;
   let stopped = false;
+  let ended = false;
+  /** The entry being fetched: the file the failure log line names. */
+  let currentPath: string | undefined;
 
-  const stop = (err?: Error) => {
+  const stop = (err?: Error, reason?: DownloadFailureReason) => {
     if (stopped) return;
     stopped = true;
     signal?.removeEventListener("abort", onAbort);
     current?.abort(err);
+    if (reason) reportFailure(plan, currentPath, reason, err, metrics);
     if (err && !out.destroyed) out.destroy(err);
   };
-  const onAbort = () => stop(abortReason(signal));
+  const fail = (err: Error) => stop(err, failureReason(err));
+  const onAbort = () => stop(abortReason(signal), "client_gone");
 
-  zip.on("error", (err: Error) => stop(err));
-  // The consumer destroyed the stream (response closed) or it ended: release the upstream request.
-  out.once("close", () => stop());
+  zip.on("error", fail);
+  out.once("end", () => (ended = true));
+  // Ended, or destroyed by the consumer (the response closed: the client left): release the upstream request.
+  out.once("close", () => stop(undefined, ended ? undefined : "client_gone"));
 
   zip.addBuffer(Buffer.from(credits, "utf8"), `${plan.folder}/${CREDITS_FILENAME}`, { mtime, compress: true });
   for (const entry of plan.entries) {
-    zip.addReadStreamLazy(`${plan.folder}/${entry.path}`, { mtime, compress: !isStored(entry.path) }, (cb) => {
+    const path = `${plan.folder}/${entry.path}`;
+    zip.addReadStreamLazy(path, { mtime, compress: !isStored(entry.path) }, (cb) => {
       if (stopped) return;
+      currentPath = path;
       const controller = new AbortController();
       current = controller;
       http.stream(entry.url, { signal: controller.signal }).then(
@@ -227,7 +247,7 @@ export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOpti
           }
           if (res.sizeBytes !== undefined && counted + res.sizeBytes > maxBytes) {
             res.body.destroy();
-            stop(new ZipTooLargeError(maxBytes, counted + res.sizeBytes));
+            fail(new ZipTooLargeError(maxBytes, counted + res.sizeBytes));
             return;
           }
           const meter = new Transform({
@@ -237,8 +257,8 @@ export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOpti
               else done(null, chunk);
             },
           });
-          meter.on("error", (err) => stop(err));
-          res.body.on("error", (err: Error) => stop(bodyError(err, entry.url, controller.signal)));
+          meter.on("error", fail);
+          res.body.on("error", (err: Error) => fail(bodyError(err, entry.url, controller.signal)));
           // Finished: nothing left to abort when the archive ends or the client leaves later.
           res.body.once("end", () => {
             if (current === controller) current = undefined;
@@ -246,7 +266,7 @@ export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOpti
           res.body.pipe(meter);
           cb(null, meter);
         },
-        (err: unknown) => stop(err instanceof Error ? err : new Error(String(err))),
+        (err: unknown) => fail(err instanceof Error ? err : new Error(String(err))),
       );
     });
   }
@@ -256,7 +276,7 @@ export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOpti
   else signal?.addEventListener("abort", onAbort, { once: true });
   if (plan.totalBytes !== undefined && plan.totalBytes > maxBytes) {
     const err = new ZipTooLargeError(maxBytes, plan.totalBytes);
-    queueMicrotask(() => stop(err));
+    queueMicrotask(() => fail(err));
   }
   return out;
 }
@@ -273,5 +293,46 @@ function bodyError(err: Error, url: string, signal: AbortSignal): Error {
   // Our own abort (size cap, client gone): `stop` already holds the real reason.
   if (signal.aborted) return err;
   const code = (err as { code?: string }).code;
-  return new UpstreamError(`${url} failed mid-body: ${err.message}`, url, "network", undefined, undefined, code);
+  // The client's idle timeout between body chunks (UND_ERR_BODY_TIMEOUT) is a timeout, not a broken connection.
+  const kind = code && /TIMEOUT/.test(code) ? "timeout" : "network";
+  return new UpstreamError(`${url} failed mid-body: ${err.message}`, url, kind, undefined, undefined, code);
+}
+
+/** The bounded reason of a failure that cut an archive short. */
+function failureReason(err: Error): DownloadFailureReason {
+  if (err instanceof ZipTooLargeError) return "size_cap";
+  if (!(err instanceof UpstreamError)) return "other";
+  switch (err.kind) {
+    case "http":
+      return "upstream_http";
+    case "network":
+      return "upstream_network";
+    case "timeout":
+      return "timeout";
+    case "blocked":
+      return "blocked";
+    default:
+      return "other";
+  }
+}
+
+/** What says why: the upstream status or socket code, the cap, or (unexpected errors) the message. */
+function failureDetail(reason: DownloadFailureReason, err: Error | undefined): string[] {
+  if (err instanceof UpstreamError && err.status !== undefined) return [`status=${err.status}`];
+  if (err instanceof UpstreamError && err.code) return [`code=${err.code}`];
+  if (err instanceof ZipTooLargeError) return [`limit=${err.limitBytes}`];
+  if (reason === "other" && err) return [`error=${JSON.stringify(err.message.slice(0, 200))}`];
+  return [];
+}
+
+/**
+ * Counts an archive cut short and logs it as one stderr line of `key=value` fields (values JSON
+ * quoted, so an id or path can never break the line). The client leaving is counted, not logged:
+ * it is no failure of an entry.
+ */
+function reportFailure(plan: ZipPlan, path: string | undefined, reason: DownloadFailureReason, err: Error | undefined, metrics?: Metrics): void {
+  metrics?.downloadFailure(plan.provider, reason);
+  if (reason === "client_gone") return;
+  const fields = [`asset=${JSON.stringify(plan.assetId)}`, ...(path ? [`file=${JSON.stringify(path)}`] : []), `reason=${reason}`];
+  console.error(`download: zip cut short ${[...fields, ...failureDetail(reason, err)].join(" ")}`);
 }

@@ -43,7 +43,12 @@ export async function downloadRoute(event: H3Event, deps: AppDeps, rawId: string
   if (plan.totalBytes !== undefined && plan.totalBytes > max) {
     throw new ApiError(413, `the selection is ${plan.totalBytes} bytes, over this server's cap of ${max} bytes; pick a lower resolution or fewer files`);
   }
-  const zip = streamZip(plan, creditsText(details, direct), { http: deps.runtime.http, maxBytes: max, signal: event.req.signal });
+  const zip = streamZip(plan, creditsText(details, direct), {
+    http: deps.runtime.http,
+    maxBytes: max,
+    signal: event.req.signal,
+    metrics: deps.usage.metrics,
+  });
   return new Response(Readable.toWeb(zip) as ReadableStream, {
     status: 200,
     headers: {

@@ -23,6 +23,13 @@ export type Surface = (typeof SURFACES)[number];
 export const SOURCE_OUTCOMES = ["ok", "error", "timeout"] as const;
 export type SourceOutcome = (typeof SOURCE_OUTCOMES)[number];
 
+/**
+ * Why a streamed zip was cut short after its `200`. `client_gone` is the client leaving (not a
+ * failure of ours, counted apart so it can be left out); `other` is anything unexpected.
+ */
+export const DOWNLOAD_FAILURE_REASONS = ["upstream_http", "upstream_network", "timeout", "blocked", "size_cap", "client_gone", "other"] as const;
+export type DownloadFailureReason = (typeof DOWNLOAD_FAILURE_REASONS)[number];
+
 /** The contract's MCP tools, created at 0; other tool names are counted too, up to MAX_TOOLS. */
 export const KNOWN_TOOLS = ["search_assets", "get_asset", "list_providers"] as const;
 export const MAX_TOOLS = 24;
@@ -36,6 +43,7 @@ export const METRIC = {
   searchTypes: "asset_search_search_type_filters_total",
   assetViews: "asset_search_asset_views_total",
   downloads: "asset_search_downloads_total",
+  downloadFailures: "asset_search_download_failures_total",
   pageViews: "asset_search_page_views_total",
   toolCalls: "asset_search_mcp_tool_calls_total",
   sourceRequests: "asset_search_source_requests_total",
@@ -74,6 +82,8 @@ const statusLabel = (status: number): string => (Number.isInteger(status) && sta
 export interface MetricsOptions {
   /** Live sources whose series are created at 0 (requests that reach a source come only from live ones). */
   sources?: readonly string[];
+  /** Sources with downloads, whose download-failure series are created at 0. */
+  downloadSources?: readonly string[];
   /** Also the process metrics of prom-client (CPU, memory, event loop lag); on in the server. */
   defaultMetrics?: boolean;
 }
@@ -85,6 +95,7 @@ export class Metrics {
   readonly searchTypes: Counter<"type">;
   readonly assetViews: Counter;
   readonly downloads: Counter;
+  readonly downloadFailures: Counter<"provider" | "reason">;
   readonly pageViews: Counter;
   readonly toolCalls: Counter<"tool">;
   readonly sourceRequests: Counter<"source" | "outcome">;
@@ -92,6 +103,7 @@ export class Metrics {
   readonly httpRequests: Counter<"route" | "method" | "status">;
   readonly httpDuration: Histogram<"route">;
   private readonly sourcesSeen = new Set<string>();
+  private readonly downloadSourcesSeen = new Set<string>();
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -109,6 +121,14 @@ export class Metrics {
     });
     this.assetViews = new Counter({ name: METRIC.assetViews, help: "Asset details served (GET /v1/assets/{id}).", registers });
     this.downloads = new Counter({ name: METRIC.downloads, help: "Downloads started (GET /v1/assets/{id}/download: redirect or zip).", registers });
+    this.downloadFailures = new Counter({
+      name: METRIC.downloadFailures,
+      help:
+        "Zip downloads cut short after the 200, by source id and reason (upstream_http, upstream_network, timeout, blocked, " +
+        "size_cap, other; client_gone is the client leaving, not a failure).",
+      labelNames: ["provider", "reason"],
+      registers,
+    });
     this.pageViews = new Counter({ name: METRIC.pageViews, help: "Website pages served (GET /).", registers });
     this.toolCalls = new Counter({ name: METRIC.toolCalls, help: "MCP tool calls, by tool.", labelNames: ["tool"], registers });
     this.sourceRequests = new Counter({
@@ -143,6 +163,7 @@ export class Metrics {
     for (const type of ["any", ...ASSET_TYPES]) this.searchTypes.inc({ type }, 0);
     for (const tool of KNOWN_TOOLS) this.toolCalls.inc({ tool }, 0);
     for (const source of options.sources ?? []) this.initSource(source);
+    for (const source of options.downloadSources ?? []) this.initDownloadSource(source);
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "asset_search_" });
   }
 
@@ -152,6 +173,19 @@ export class Metrics {
     this.sourcesSeen.add(source);
     for (const outcome of SOURCE_OUTCOMES) this.sourceRequests.inc({ source, outcome }, 0);
     this.sourceLatency.zero({ source });
+  }
+
+  /** Creates a source's download-failure series at 0 (once). */
+  initDownloadSource(provider: string): void {
+    if (this.downloadSourcesSeen.has(provider)) return;
+    this.downloadSourcesSeen.add(provider);
+    for (const reason of DOWNLOAD_FAILURE_REASONS) this.downloadFailures.inc({ provider, reason }, 0);
+  }
+
+  /** One zip cut short; `provider` is a registered source id (the asset's), so the label stays bounded. */
+  downloadFailure(provider: string, reason: DownloadFailureReason): void {
+    this.initDownloadSource(provider);
+    this.downloadFailures.inc({ provider, reason });
   }
 
   /** One request of the public app (called by the app's middleware). */
