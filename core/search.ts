@@ -7,6 +7,7 @@ import type { Runtime } from "./runtime.ts";
 import type { Asset, AssetType, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
 import type { Source, SourceQuery } from "./source.ts";
 import { UpstreamError } from "./http/types.ts";
+import { timeBox } from "./time-box.ts";
 
 export interface SearchDeps {
   sources: readonly Source[];
@@ -73,33 +74,6 @@ function isUnrecorded(err: unknown): boolean {
 }
 
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 300);
-
-/** A signal aborted after `ms` or with `parent`; `dispose` releases the timer and the parent listener. */
-interface TimeBox {
-  signal: AbortSignal;
-  dispose(): void;
-}
-
-/**
- * A plain timer owned by the caller, not `AbortSignal.timeout`: Node's timeout signal is held only
- * weakly by its timer, so one referenced by nothing but an `AbortSignal.any` composite is
- * garbage-collected and never fires (issue 12, item 7: searches waited for the overall deadline).
- */
-function timeBox(ms: number, parent?: AbortSignal): TimeBox {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${ms} ms`, "TimeoutError")), ms);
-  const onParent = () => controller.abort(parent?.reason);
-  if (parent?.aborted) onParent();
-  else parent?.addEventListener("abort", onParent, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener("abort", onParent);
-      controller.abort();
-    },
-  };
-}
 
 /** One live source under its own timeout, the overall deadline and its circuit breaker. */
 async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal): Promise<Outcome> {

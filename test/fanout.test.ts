@@ -1,11 +1,10 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { searchAll } from "../core/search.ts";
 import { AssetIndex } from "../core/search-index.ts";
 import { SearchParams, SearchResponse } from "../core/schemas/index.ts";
 import { fakeSource } from "./helpers/fake-source.ts";
+import { exposedGc } from "./helpers/gc.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 
 const items = (...names: string[]) => JSON.stringify({ items: names.map((n) => ({ slug: n.toLowerCase().replace(/ /g, "-"), name: n })) });
@@ -22,12 +21,6 @@ function setup(env: Record<string, string> = {}, breakers = new BreakerRegistry(
   const answer = (id: string, extra: Record<string, unknown> = {}, q = "tree", offset = 0) =>
     runtime.replay.add({ url: `https://api.${id}.example/search?q=${q}&offset=${offset}`, body: items("Oak Tree", "Pine Tree"), ...extra });
   return { runtime, run, answer };
-}
-
-/** V8's full collection, exposed at run time as `node --expose-gc` would, to force one mid-search. */
-function exposedGc(): () => void {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
 }
 
 describe("live fan-out", () => {

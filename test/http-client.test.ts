@@ -6,6 +6,7 @@ import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
 import { ReplayDispatcher } from "../core/http/replay.ts";
 import { UpstreamError, type HttpClient } from "../core/http/types.ts";
+import { exposedGc } from "./helpers/gc.ts";
 
 // Every test here goes through the real client (createHttpClient). Most are answered by the replay
 // dispatcher from scripted entries with small inline bodies (synthetic, made for these tests); the
@@ -305,6 +306,21 @@ describe("retries", () => {
     expect(err).toMatchObject({ kind: "timeout", url: A });
     expect(ms).toBeLessThan(1000);
     expect(replay.requested).toEqual([A]);
+  });
+
+  // Fails with AbortSignal.any([signal, AbortSignal.timeout(ms)]): a collection drops the timeout
+  // signal (held only weakly by its timer) and the call hangs until the caller gives up.
+  it("timeoutMs with a caller's signal still fires when a garbage collection runs meanwhile", async () => {
+    const gc = exposedGc();
+    const { replay, http } = replayClient();
+    replay.add({ url: A, fault: "hang" });
+    const caller = new AbortController();
+    const call = failure(http.getText(A, { timeoutMs: 150, signal: caller.signal, cache: false }));
+    await new Promise((r) => setTimeout(r, 20));
+    gc();
+    const giveUp = setTimeout(() => caller.abort(new Error("the caller gave up first")), 2000);
+    expect(await call).toMatchObject({ kind: "timeout", url: A });
+    clearTimeout(giveUp);
   });
 
   it("a truncated body is an error (kind network)", async () => {

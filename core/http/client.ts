@@ -4,6 +4,7 @@ import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import type { Config } from "../config.ts";
 import { assertPublicUrl, guardedLookup, BlockedAddressError } from "./address-guard.ts";
+import { timeBox } from "../time-box.ts";
 import { TtlCache } from "./cache.ts";
 import { UpstreamError, type HttpClient, type RequestOptions, type StreamResponse, type TextResponse } from "./types.ts";
 
@@ -226,12 +227,9 @@ function join(shared: Shared, url: string, signal: AbortSignal | undefined): Pro
   });
 }
 
-/** The caller's signal combined with the per-call deadline. */
+/** The caller's signal combined with the per-call deadline (a timer that fires even after a GC; see core/time-box.ts). */
 function deadline(opts: RequestOptions): AbortSignal | undefined {
-  const signals = [opts.signal, opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter(
-    (s): s is AbortSignal => s !== undefined,
-  );
-  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  return opts.timeoutMs ? timeBox(opts.timeoutMs, opts.signal).signal : opts.signal;
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */

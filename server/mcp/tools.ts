@@ -22,6 +22,7 @@ import { selectFiles } from "../../core/selection.ts";
 import { ASSET_TYPES, AssetDetails, FileParams, FileSelection, ProvidersResponse, SearchParams, SearchResponse } from "../../core/schemas/index.ts";
 import { toProvider } from "../../core/source.ts";
 import { UpstreamError } from "../../core/http/types.ts";
+import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams } from "../query.ts";
@@ -133,16 +134,15 @@ async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResu
 
 /** Runs `work` under a deadline; past it, a 504 ApiError even when the work ignores its signal. */
 async function withDeadline<T>(ms: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const timer = AbortSignal.timeout(ms);
-  const signal = AbortSignal.any([controller.signal, timer, ...(outer ? [outer] : [])]);
+  const box = timeBox(ms, outer);
+  const { signal } = box;
   const late = new Promise<never>((_, reject) =>
     signal.addEventListener("abort", () => reject(new ApiError(504, `the source site did not answer within ${Math.round(ms / 1000)} s`)), { once: true }),
   );
   try {
     return await Promise.race([work(signal), late]);
   } finally {
-    controller.abort();
+    box.dispose();
   }
 }
 
