@@ -132,7 +132,6 @@ export async function runPipeline(
     catalog: `${JSON.stringify(catalog, null, 1)}\n`,
     history: `${JSON.stringify(history, null, 1)}\n`,
   };
-  log(`publishing to ${dataDir}`);
   const set = publishSet(dataDir, contents, countedAt);
   log(`published ${join(dataDir, SETS_DIR, set)}`);
   return { catalog, outcomes, set };
