@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CURRENT_FILE, currentSet, PUBLISHED_FILES, SETS_DIR } from "../server/published.ts";
 import { fsyncDir, isAtomicTemp, writeAtomic, writeDurable } from "./atomic-write.ts";
@@ -22,7 +22,9 @@ export function setName(contents: SetContents, builtAt: string): string {
 function writeSet(setsDir: string, name: string, contents: SetContents): void {
   // The same name means the same build time and content: that set is already complete on disk.
   if (existsSync(join(setsDir, name))) return;
-  const temp = mkdtempSync(join(setsDir, ".tmp-"));
+  // A `*.tmp` name (git-ignored): what a killed run leaves is never committed, and the next run prunes it.
+  const temp = join(setsDir, `${name}.${process.pid}.tmp`);
+  mkdirSync(temp);
   for (const [key, file] of FILES) writeDurable(join(temp, file), contents[key]);
   fsyncDir(temp);
   renameSync(temp, join(setsDir, name));

@@ -115,8 +115,8 @@ describe("pipeline: the published set", () => {
     expect(JSON.parse(readFileSync(join(dataDir, "current.json"), "utf8"))).toEqual({ set: second });
 
     // What a run killed while writing leaves behind goes with the next run, as does the oldest set.
-    mkdirSync(join(dataDir, "sets", ".tmp-killed"));
-    writeFileSync(join(dataDir, "sets", ".tmp-killed", "catalog.json"), "{");
+    mkdirSync(join(dataDir, "sets", "20261123T040000Z-0badc0de.4242.tmp"));
+    writeFileSync(join(dataDir, "sets", "20261123T040000Z-0badc0de.4242.tmp", "catalog.json"), "{");
     writeFileSync(join(dataDir, "current.json.123.456.tmp"), "");
     const third = await run(dataDir, "2026-11-23T04:00:00Z");
     expect(sets(dataDir)).toEqual([second, third]);

@@ -118,7 +118,7 @@ describe("published set after a crash", () => {
     const after = dirs.find(hasLeftovers) ?? dirs[0]!;
     const { set } = await runPipeline({ runtime: replayRuntime({ now: new Date("2026-11-23T04:00:00Z") }), sources: [polyhaven], dataDir: after });
     expect(readdirSync(after).sort()).toEqual(["current.json", "sets"]);
-    expect(readdirSync(join(after, "sets")).every((name) => !name.startsWith("."))).toBe(true);
+    expect(readdirSync(join(after, "sets")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
     expect(currentSet(after)).toBe(set);
   });
 });

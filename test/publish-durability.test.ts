@@ -36,12 +36,11 @@ vi.mock("node:fs", async (importOriginal) => {
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** One pipeline run's file operations, paths relative to DATA_DIR, random temporary names as `*`. */
+/** One pipeline run's file operations, paths relative to DATA_DIR, the pid in temporary names as `*`. */
 async function recordRun(dataDir: string, now: string) {
   ops.length = 0;
   const { set } = await runPipeline({ runtime: replayRuntime({ now: new Date(now) }), sources: [polyhaven], dataDir });
-  const name = (path: string) =>
-    (relative(dataDir, path) || ".").replace(/\.tmp-[^/]+/, ".tmp-*").replace(/^current\.json\.\d+\.\d+\.tmp$/, "current.json.*.tmp");
+  const name = (path: string) => (relative(dataDir, path) || ".").replace(/(\.\d+)+\.tmp\b/, ".*.tmp");
   return { set, ops: ops.map(({ op, paths }) => [op, ...paths.map(name)].join(" ")) };
 }
 
@@ -52,11 +51,11 @@ describe("publishing a set", () => {
     const first = await recordRun(dataDir, "2026-11-21T04:00:00Z");
     expect(first.ops).toEqual([
       "fsync .", // the new sets/ folder
-      "fsync sets/.tmp-*/catalog.json",
-      "fsync sets/.tmp-*/catalog-history.json",
-      "fsync sets/.tmp-*/index.json.gz",
-      "fsync sets/.tmp-*",
-      `rename sets/.tmp-* sets/${first.set}`,
+      `fsync sets/${first.set}.*.tmp/catalog.json`,
+      `fsync sets/${first.set}.*.tmp/catalog-history.json`,
+      `fsync sets/${first.set}.*.tmp/index.json.gz`,
+      `fsync sets/${first.set}.*.tmp`,
+      `rename sets/${first.set}.*.tmp sets/${first.set}`,
       "fsync sets",
       "fsync current.json.*.tmp",
       "rename current.json.*.tmp current.json",
@@ -67,11 +66,11 @@ describe("publishing a set", () => {
     writeFileSync(join(dataDir, "catalog.json"), "{}");
     const third = await recordRun(dataDir, "2026-11-23T04:00:00Z");
     expect(third.ops).toEqual([
-      "fsync sets/.tmp-*/catalog.json",
-      "fsync sets/.tmp-*/catalog-history.json",
-      "fsync sets/.tmp-*/index.json.gz",
-      "fsync sets/.tmp-*",
-      `rename sets/.tmp-* sets/${third.set}`,
+      `fsync sets/${third.set}.*.tmp/catalog.json`,
+      `fsync sets/${third.set}.*.tmp/catalog-history.json`,
+      `fsync sets/${third.set}.*.tmp/index.json.gz`,
+      `fsync sets/${third.set}.*.tmp`,
+      `rename sets/${third.set}.*.tmp sets/${third.set}`,
       "fsync sets",
       "fsync current.json.*.tmp",
       "rename current.json.*.tmp current.json",
