@@ -22,7 +22,7 @@ export const SETS_DIR = "sets";
 export const CURRENT_FILE = "current.json";
 
 /** `current.json`. The name is a plain folder name, so the pointer cannot lead out of `sets/`. */
-export const SetPointer = z.object({ set: z.string().regex(/^[A-Za-z0-9-]+$/) });
+const SetPointer = z.object({ set: z.string().regex(/^[A-Za-z0-9-]+$/) });
 
 /** The set `current.json` names, or undefined when DATA_DIR has no pointer (fresh, or the loose layout). */
 export function currentSet(dataDir: string): string | undefined {

@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPipeline } from "../pipeline/run.ts";
-import { loadPublished } from "../server/published.ts";
+import { currentSet, loadPublished } from "../server/published.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 
@@ -143,6 +144,15 @@ describe("pipeline: the published set", () => {
 });
 
 describe("loadPublished", () => {
+  it("reads the committed data/: current.json and at most two sets, no loose files", () => {
+    const data = fileURLToPath(new URL("../data", import.meta.url));
+    expect(readdirSync(data).sort()).toEqual(["current.json", "sets"]);
+    const sets = readdirSync(join(data, "sets"));
+    expect(sets).toContain(currentSet(data));
+    expect(sets.length).toBeLessThanOrEqual(2);
+    expect(loadPublished(data).index.get("polyhaven:ArmChair_01")?.title).toBe("Arm Chair 01");
+  });
+
   it("gives an empty catalogue when nothing is published", () => {
     const published = loadPublished(tempDir());
     expect(published.index.assets).toEqual([]);
