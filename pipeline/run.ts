@@ -3,10 +3,10 @@ import { AssetIndex } from "../core/search-index.ts";
 import { Asset, SourceCensus, type Catalog } from "../core/schemas/index.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
-import { loadPublished, PUBLISHED_FILES, type Published } from "../server/published.ts";
-import { writeAtomic } from "./atomic-write.ts";
+import { loadPublished, SETS_DIR, type Published } from "../server/published.ts";
 import { buildCatalog, neverCounted } from "./catalog.ts";
 import { addPoint, historyPoint } from "./history.ts";
+import { publishSet } from "./publish.ts";
 
 export interface PipelineOptions {
   runtime: Runtime;
@@ -27,7 +27,7 @@ export interface SourceOutcome {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 
-/** Previous output, or nothing when this is the first run (or the files are unreadable). */
+/** Previous output (the live set, or the older loose files), or nothing on a first run (or when unreadable). */
 function previousOutput(dataDir: string, log: (line: string) => void): Published | undefined {
   try {
     return loadPublished(dataDir);
@@ -87,10 +87,12 @@ async function crawlSource(source: Source, runtime: Runtime, previous: AssetInde
 
 /**
  * The daily job (DESIGN.md §1): census and crawl of every registered source → catalog.json,
- * catalog-history.json and index.json.gz, each written atomically. A failing source never loses
- * what the previous run had.
+ * catalog-history.json and index.json.gz, published together as one set (see publishSet). A
+ * failing source never loses what the previous run had. Returns the set's name too.
  */
-export async function runPipeline(options: PipelineOptions): Promise<{ catalog: Catalog; outcomes: SourceOutcome[] }> {
+export async function runPipeline(
+  options: PipelineOptions,
+): Promise<{ catalog: Catalog; outcomes: SourceOutcome[]; set: string }> {
   const { runtime, sources, dataDir } = options;
   const log = options.log ?? (() => {});
   const previous = previousOutput(dataDir, log);
@@ -125,8 +127,12 @@ export async function runPipeline(options: PipelineOptions): Promise<{ catalog: 
 
   const catalog = buildCatalog(censuses, sources, countedAt);
   const history = addPoint(previous?.history ?? { points: [] }, historyPoint(catalog));
-  writeAtomic(join(dataDir, PUBLISHED_FILES.index), AssetIndex.build(assets, countedAt).serialize());
-  writeAtomic(join(dataDir, PUBLISHED_FILES.catalog), `${JSON.stringify(catalog, null, 1)}\n`);
-  writeAtomic(join(dataDir, PUBLISHED_FILES.history), `${JSON.stringify(history, null, 1)}\n`);
-  return { catalog, outcomes };
+  const contents = {
+    index: AssetIndex.build(assets, countedAt).serialize(),
+    catalog: `${JSON.stringify(catalog, null, 1)}\n`,
+    history: `${JSON.stringify(history, null, 1)}\n`,
+  };
+  const set = publishSet(dataDir, contents, countedAt);
+  log(`published ${join(dataDir, SETS_DIR, set)}`);
+  return { catalog, outcomes, set };
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 import { AssetIndex } from "../core/search-index.ts";
 import { Catalog, CatalogHistory } from "../core/schemas/index.ts";
 
@@ -10,20 +11,54 @@ export interface Published {
   history: CatalogHistory;
 }
 
+/** The files of one published set. */
 export const PUBLISHED_FILES = { catalog: "catalog.json", history: "catalog-history.json", index: "index.json.gz" } as const;
 
-function readJson(path: string): unknown {
-  return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined;
+/**
+ * Layout of DATA_DIR: each pipeline run writes a complete set to `sets/<name>/`, then names it in
+ * `current.json`, so a reader switches from one whole set to the next at once.
+ */
+export const SETS_DIR = "sets";
+export const CURRENT_FILE = "current.json";
+
+/** `current.json`. The name is a plain folder name, so the pointer cannot lead out of `sets/`. */
+const SetPointer = z.object({ set: z.string().regex(/^[A-Za-z0-9-]+$/) });
+
+/** The set `current.json` names, or undefined when DATA_DIR has no pointer (fresh, or the loose layout). */
+export function currentSet(dataDir: string): string | undefined {
+  const path = join(dataDir, CURRENT_FILE);
+  return existsSync(path) ? SetPointer.parse(JSON.parse(readFileSync(path, "utf8"))).set : undefined;
 }
 
-/** Reads and validates `data/`; a missing file gives an empty catalogue, a corrupt one fails loudly. */
-export function loadPublished(dataDir: string): Published {
-  const indexPath = join(dataDir, PUBLISHED_FILES.index);
-  const catalog = readJson(join(dataDir, PUBLISHED_FILES.catalog));
-  const history = readJson(join(dataDir, PUBLISHED_FILES.history));
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
+
+/** A set named by the pointer has all three files, written before the pointer: a missing one is damage. */
+function loadSet(dir: string): Published {
   return {
-    index: existsSync(indexPath) ? AssetIndex.deserialize(readFileSync(indexPath)) : AssetIndex.empty(),
-    catalog: catalog === undefined ? undefined : Catalog.parse(catalog),
-    history: history === undefined ? { points: [] } : CatalogHistory.parse(history),
+    index: AssetIndex.deserialize(readFileSync(join(dir, PUBLISHED_FILES.index))),
+    catalog: Catalog.parse(readJson(join(dir, PUBLISHED_FILES.catalog))),
+    history: CatalogHistory.parse(readJson(join(dir, PUBLISHED_FILES.history))),
   };
+}
+
+/** The layout before sets (loose files in DATA_DIR), still served by existing deployments. */
+function loadLoose(dataDir: string): Published {
+  const optional = (name: string) => (existsSync(join(dataDir, name)) ? join(dataDir, name) : undefined);
+  const index = optional(PUBLISHED_FILES.index);
+  const catalog = optional(PUBLISHED_FILES.catalog);
+  const history = optional(PUBLISHED_FILES.history);
+  return {
+    index: index ? AssetIndex.deserialize(readFileSync(index)) : AssetIndex.empty(),
+    catalog: catalog ? Catalog.parse(readJson(catalog)) : undefined,
+    history: history ? CatalogHistory.parse(readJson(history)) : { points: [] },
+  };
+}
+
+/**
+ * Reads and validates the live set of DATA_DIR: the one `current.json` names, else the loose
+ * files. Nothing published gives an empty catalogue; a corrupt or incomplete set fails loudly.
+ */
+export function loadPublished(dataDir: string): Published {
+  const set = currentSet(dataDir);
+  return set === undefined ? loadLoose(dataDir) : loadSet(join(dataDir, SETS_DIR, set));
 }
