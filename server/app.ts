@@ -47,8 +47,8 @@ const HEALTH: RouteOptions = { meta: { cors: true, anyHost: true } satisfies Rul
 
 const rulesOf = (event: H3Event): Rules => (event.context.matchedRoute?.meta ?? {}) as Rules;
 
-/** Methods a catch-all answers itself; HEAD is left to h3, which answers it with the GET route. */
-const OTHER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "QUERY", "CONNECT", "TRACE"] as const;
+/** Methods besides GET that get an answer of their own; HEAD is left to h3, which answers it with the GET route. */
+const OTHER_METHODS = ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "QUERY", "CONNECT", "TRACE"] as const;
 
 export function createApp(deps: AppDeps): H3 {
   const { config } = deps.runtime;
@@ -89,25 +89,22 @@ export function createApp(deps: AppDeps): H3 {
   ];
   for (const [path, handler, rules] of routes) {
     app.get(path, handler, rules);
-    if (rules !== PAGE) app.options(path, unrouted, rules);
+    // The API's paths answer other methods (preflights aside) with a 405 under the same rules.
+    if (rules !== PAGE) for (const method of OTHER_METHODS) app.on(method, path, notAllowed, rules);
   }
   // Every method reaches the MCP handler, so every one is protected like POST.
   app.all("/mcp", (event) => (event.req.method === "POST" ? mcpRoute(event, deps) : mcpMethodNotAllowed(event)), API);
-  for (const method of OTHER_METHODS) {
-    app.on(method, "/v1/**", unrouted, API);
-    app.on(method, "/**", unrouted, PAGE);
+  for (const method of [...OTHER_METHODS, "GET"] as const) {
+    app.on(method, "/v1/**", notFound, API);
+    app.on(method, "/**", notFound, PAGE);
   }
   return app;
 }
 
-/** GET routes, for the 405 of another method; paths compared without trailing slashes as the router does. */
-const GET_ROUTES = ["/health", "/openapi.json", "/v1/search", "/v1/providers", "/v1/catalog", "/v1/stats", "/catalog.json", "/catalog-history.json"];
+function notAllowed(event: H3Event): never {
+  throw new ApiError(405, `method ${event.req.method} not allowed on ${event.url.pathname}`, {}, { allow: "GET, HEAD" });
+}
 
-/** 405 for a known path with a method it does not answer, else 404. */
-function unrouted(event: H3Event): never {
-  const path = event.url.pathname.replace(/(.)\/+$/, "$1");
-  if (GET_ROUTES.includes(path) || path.startsWith("/v1/assets/")) {
-    throw new ApiError(405, `method ${event.req.method} not allowed on ${path}`, {}, { allow: "GET, HEAD" });
-  }
+function notFound(event: H3Event): never {
   throw new ApiError(404, `no route for ${event.req.method} ${event.url.pathname}`);
 }
