@@ -1,9 +1,11 @@
+import type { Server as HttpServer } from "node:http";
 import { serve, type H3 } from "h3";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { loadConfig, type Config } from "../core/config.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
+import { onClientError, requestTimeouts } from "./client-error.ts";
 import type { AppDeps } from "./context.ts";
 import { createRedisLimiter } from "./middleware/rate-limit.ts";
 import { loadPublished } from "./published.ts";
@@ -39,8 +41,10 @@ export async function startServer(config: Config = loadConfig()): Promise<{ app:
   const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute) : undefined;
   const deps: AppDeps = { ...createDeps(config), ...(redis ? { rateLimiter: redis.limiter } : {}) };
   const app = createApp(deps);
-  const server = serve(app, { port: config.port, hostname: config.host, silent: true });
-  if (redis) server.node?.server?.once("close", () => void redis.close());
+  const server = serve(app, { port: config.port, hostname: config.host, silent: true, node: requestTimeouts(config) });
+  const node = server.node!.server as HttpServer;
+  node.on("clientError", onClientError(config));
+  if (redis) node.once("close", () => void redis.close());
   await Promise.all([server.ready(), redis?.connected]);
   if (config.metricsPort !== undefined) {
     // Prometheus /metrics on its own port only, never on the public app (issue 6).
