@@ -83,7 +83,7 @@ describe("requests Node's parser refuses, and slow clients", () => {
       SERVER_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
       SERVER_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     });
-    started = await startServer(config);
+    started = await startServer(config, { signals: false });
     port = Number(new URL(started.server.url!).port);
   });
 

@@ -2,7 +2,8 @@
  * A replay folder (ASSET_SERVER_REPLAY) in which one zip download takes a while, for tests that
  * need a request in flight: every recording of test/fixtures, plus the five files of the
  * armchair's glTF download (test/fixtures/synthetic/gltf-armchair: the same URLs) answered after
- * `delayMs` each with SYNTHETIC inline bodies. The zip fetches its entries one after another, so
+ * `delayMs` each with SYNTHETIC inline bodies, `SYNTHETIC stand-in for <file name>\n`. The zip
+ * fetches its entries one after another, so
  * the download takes about 5 × delayMs. The folder is temporary; `remove` deletes it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -15,8 +16,6 @@ export const SLOW_DOWNLOAD_PATH = "/v1/assets/polyhaven:ArmChair_01/download";
 
 export interface SlowReplay {
   dir: string;
-  /** Upstream URL → the synthetic body served for it. */
-  bodies: Map<string, string>;
   remove(): void;
 }
 
@@ -24,12 +23,16 @@ export function slowDownloadReplay(delayMs: number): SlowReplay {
   const armchair = JSON.parse(readFileSync(join(FIXTURES, "synthetic", "gltf-armchair", "manifest.json"), "utf8")) as {
     entries: { url: string }[];
   };
-  const bodies = new Map(armchair.entries.map((e) => [e.url, `SYNTHETIC stand-in for ${e.url.split("/").at(-1)}\n`]));
   const dir = mkdtempSync(join(tmpdir(), "asset-search-slow-"));
   // Manifests load in name order and a later entry for a URL replaces an earlier one: "slow" wins.
   symlinkSync(FIXTURES, join(dir, "fixtures"), "dir");
   mkdirSync(join(dir, "slow"));
-  const entries = [...bodies].map(([url, body]) => ({ url, body, delayMs, note: "SYNTHETIC body, answered slowly" }));
+  const entries = armchair.entries.map(({ url }) => ({
+    url,
+    body: `SYNTHETIC stand-in for ${url.split("/").at(-1)}\n`,
+    delayMs,
+    note: "SYNTHETIC body, answered slowly",
+  }));
   writeFileSync(join(dir, "slow", "manifest.json"), JSON.stringify({ note: "SYNTHETIC: slow armchair download for tests", entries }));
-  return { dir, bodies, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
