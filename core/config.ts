@@ -19,6 +19,9 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "RATE_LIMIT_PER_MINUTE", default: "120", why: "requests per minute per client on /v1/* and /mcp; 0 turns the limit off" },
   { name: "REDIS_URL", default: "", why: "keep the rate limit in this Redis, so several replicas share one quota; unset = in memory" },
   { name: "TRUST_PROXY", default: "false", why: "number of proxies you run in front of the server (true = 1): the client is the X-Forwarded-For entry that many hops from the right" },
+  { name: "SERVER_HEADERS_TIMEOUT_MS", default: "10000", why: "time a client has to send a request's headers (slow-header clients are cut, 408)" },
+  { name: "SERVER_REQUEST_TIMEOUT_MS", default: "30000", why: "time a client has to send a whole request, body included (not the response, so long downloads go on)" },
+  { name: "SHUTDOWN_GRACE_MS", default: "30000", why: "on SIGTERM/SIGINT, how long requests in flight (downloads included) may finish before they are cut" },
   { name: "DOWNLOAD_MAX_BYTES", default: "2147483648", why: "cap on the total size of one zip download (2 GiB)" },
   { name: "USER_AGENT", default: "asset-search/0.1 (+https://github.com/asset-search/asset-search)", why: "names the project to upstream sites; Poly Haven requires a descriptive one" },
   { name: "HTTP_CACHE_TTL_MS", default: "300000", why: "how long upstream responses are cached (5 minutes)" },
@@ -63,6 +66,16 @@ function proxyHops(raw: string): number {
   throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops, got '${raw}'`);
 }
 
+/** Node refuses a headers timeout longer than the request timeout; say so in the variables' names. */
+function serverTimeouts(env: Env): { serverHeadersTimeoutMs: number; serverRequestTimeoutMs: number } {
+  const serverHeadersTimeoutMs = int(env, "SERVER_HEADERS_TIMEOUT_MS");
+  const serverRequestTimeoutMs = int(env, "SERVER_REQUEST_TIMEOUT_MS");
+  if (serverRequestTimeoutMs > 0 && serverHeadersTimeoutMs > serverRequestTimeoutMs) {
+    throw new Error(`SERVER_HEADERS_TIMEOUT_MS (${serverHeadersTimeoutMs}) must not exceed SERVER_REQUEST_TIMEOUT_MS (${serverRequestTimeoutMs})`);
+  }
+  return { serverHeadersTimeoutMs, serverRequestTimeoutMs };
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -76,6 +89,9 @@ export interface Config {
   trustProxyHops: number;
   /** Host names requests may carry (lowercase); undefined = the defaults of server/middleware/host.ts; `*` in the list = any. */
   allowedHosts: string[] | undefined;
+  serverHeadersTimeoutMs: number;
+  serverRequestTimeoutMs: number;
+  shutdownGraceMs: number;
   downloadMaxBytes: number;
   userAgent: string;
   cacheTtlMs: number;
@@ -106,6 +122,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: opt("REDIS_URL"),
     trustProxyHops: proxyHops(read(env, "TRUST_PROXY")),
     allowedHosts: opt("ALLOWED_HOSTS")?.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+    ...serverTimeouts(env),
+    shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS"),
     downloadMaxBytes: int(env, "DOWNLOAD_MAX_BYTES"),
     userAgent: read(env, "USER_AGENT"),
     cacheTtlMs: int(env, "HTTP_CACHE_TTL_MS"),

@@ -1,13 +1,16 @@
+import type { Server as HttpServer } from "node:http";
 import { serve, type H3 } from "h3";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { loadConfig, type Config } from "../core/config.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
+import { onClientError, requestTimeouts } from "./client-error.ts";
 import type { AppDeps } from "./context.ts";
 import { createRedisLimiter } from "./middleware/rate-limit.ts";
 import { loadPublished } from "./published.ts";
-import { startMetricsServer } from "./stats/metrics.ts";
+import { exitOnSignal, gracefulShutdown, type Shutdown } from "./shutdown.ts";
+import { startMetricsServer, type MetricsServer } from "./stats/metrics.ts";
 import { createUsage } from "./stats/usage.ts";
 
 /**
@@ -36,21 +39,35 @@ export function describeDeps(deps: AppDeps): string {
 
 /**
  * Starts the HTTP server (`npm start`, `asset-search serve`); logs to stderr. With REDIS_URL the
- * rate limit is kept in Redis, whose connection closes when the server does (srvx closes it on
- * SIGINT/SIGTERM).
+ * rate limit is kept in Redis, whose connection closes when the server does. With `signals` (the
+ * default), SIGTERM/SIGINT run `shutdown` and exit 0: requests in flight get SHUTDOWN_GRACE_MS.
  */
-export async function startServer(config: Config = loadConfig()): Promise<{ app: H3; server: ReturnType<typeof serve>; deps: AppDeps }> {
+export async function startServer(
+  config: Config = loadConfig(),
+  options: { signals?: boolean } = {},
+): Promise<{ app: H3; server: ReturnType<typeof serve>; deps: AppDeps; shutdown: Shutdown }> {
   const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute) : undefined;
   const deps: AppDeps = { ...createDeps(config), ...(redis ? { rateLimiter: redis.limiter } : {}) };
   const app = createApp(deps);
-  const server = serve(app, { port: config.port, hostname: config.host, silent: true });
-  if (redis) server.node?.server?.once("close", () => void redis.close());
+  // srvx's own signal handling is off: it cuts requests after a fixed 5 s and ignores the metrics listener.
+  const server = serve(app, { port: config.port, hostname: config.host, silent: true, gracefulShutdown: false, node: requestTimeouts(config) });
+  const node = server.node!.server as HttpServer;
+  node.on("clientError", onClientError(config));
+  if (redis) node.once("close", () => void redis.close());
+  let metrics: MetricsServer | undefined;
+  const shutdown = gracefulShutdown(node, {
+    graceMs: config.shutdownGraceMs,
+    then: async () => {
+      await Promise.all([metrics?.close(), redis?.close()]);
+    },
+  });
   await Promise.all([server.ready(), redis?.connected]);
   if (config.metricsPort !== undefined) {
     // Prometheus /metrics on its own port only, never on the public app (issue 6).
-    const metrics = await startMetricsServer(deps.usage.metrics, { port: config.metricsPort, host: config.host });
+    metrics = await startMetricsServer(deps.usage.metrics, { port: config.metricsPort, host: config.host });
     console.error(`metrics on http://${config.host}:${metrics.port}/metrics`);
   }
+  if (options.signals ?? true) exitOnSignal(shutdown);
   console.error(`asset-search listening on http://${config.host}:${config.port} — ${describeDeps(deps)}`);
-  return { app, server, deps };
+  return { app, server, deps, shutdown };
 }

@@ -71,7 +71,7 @@ export interface SharedLimiter {
   limiter: RateLimiterAbstract;
   /** Settles once the first connection attempt has: Redis ready, or an error (the insurance answers meanwhile). */
   connected: Promise<void>;
-  /** Closes the Redis connection. */
+  /** Closes the Redis connection; later calls return the first one's promise (the server's close and the shutdown both call it). */
   close(): Promise<void>;
 }
 
@@ -105,11 +105,10 @@ export function createRedisLimiter(url: string, perMinute: number): SharedLimite
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS }),
   });
+  let closed: Promise<void> | undefined;
   return {
     limiter,
     connected,
-    async close() {
-      await client.quit().catch(() => client.disconnect());
-    },
+    close: () => (closed ??= client.quit().then(() => undefined, () => client.disconnect())),
   };
 }

@@ -1,0 +1,170 @@
+/**
+ * Requests Node's HTTP parser refuses, and clients too slow to send theirs, on a real socket of
+ * the server as `npm start` runs it (startServer): each gets the contract's JSON error and the
+ * connection closes, slow clients within the configured timeouts (here 0.5 s for the headers and
+ * 1 s for the whole request). A response slower than those timeouts is not cut.
+ */
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yauzl from "yauzl";
+import { loadConfig } from "../core/config.ts";
+import { requestTimeouts } from "../server/client-error.ts";
+import { startServer } from "../server/start.ts";
+import { SLOW_DOWNLOAD_PATH, slowDownloadReplay, type SlowReplay } from "./helpers/slow-download.ts";
+
+const HEADERS_TIMEOUT_MS = 500;
+const REQUEST_TIMEOUT_MS = 1000;
+/** Node checks the timeouts every 125 ms here (a quarter of the shortest); the rest is scheduling slack. */
+const MARGIN_MS = 500;
+
+/** What the server sent on a raw connection, and when it closed (ms after connecting). */
+async function raw(port: number, data: string): Promise<{ text: string; closedAfterMs: number }> {
+  const socket = connect(port, "127.0.0.1");
+  const started = Date.now();
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  socket.on("error", () => {}); // a reset after the answer is the close itself
+  socket.write(data);
+  // Never left open past 5 s, so a server that holds the connection fails the timing assertions.
+  const guard = setTimeout(() => socket.destroy(), 5000);
+  await new Promise((resolve) => socket.once("close", resolve));
+  clearTimeout(guard);
+  return { text: Buffer.concat(chunks).toString("utf8"), closedAfterMs: Date.now() - started };
+}
+
+/** The exact raw response of a JSON error. */
+function jsonError(statusLine: string, error: string): string {
+  const body = JSON.stringify({ error });
+  return (
+    `HTTP/1.1 ${statusLine}\r\n` +
+    "Content-Type: application/json; charset=utf-8\r\n" +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    "Connection: close\r\n\r\n" +
+    body
+  );
+}
+
+const TIMEOUT_408 = jsonError("408 Request Timeout", "request not received in time: headers are due within 0.5 s, the whole request within 1 s");
+
+function unzipNames(buffer: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on("entry", (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on("data", (c: Buffer) => chunks.push(c));
+          stream.on("end", () => {
+            out.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on("end", () => resolve(out));
+      zip.readEntry();
+    });
+  });
+}
+
+describe("requests Node's parser refuses, and slow clients", () => {
+  let started: Awaited<ReturnType<typeof startServer>>;
+  let replay: SlowReplay;
+  let port: number;
+
+  beforeAll(async () => {
+    replay = slowDownloadReplay(400);
+    const config = loadConfig({
+      HOST: "127.0.0.1",
+      PORT: "0",
+      RATE_LIMIT_PER_MINUTE: "0",
+      ASSET_SERVER_REPLAY: replay.dir,
+      SERVER_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      SERVER_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    });
+    started = await startServer(config, { signals: false });
+    port = Number(new URL(started.server.url!).port);
+  });
+
+  afterAll(async () => {
+    await started?.server.close(true);
+    replay?.remove();
+  });
+
+  it("headers or a URL over 16 KiB: 431 with the JSON error", async () => {
+    const header = await raw(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20 * 1024)}\r\n\r\n`);
+    expect(header.text).toBe(jsonError("431 Request Header Fields Too Large", "request headers or URL too large (over 16 KiB)"));
+    const url = await raw(port, `GET /v1/search?q=${"a".repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(url.text).toBe(header.text);
+  });
+
+  it("an unknown method: 400 with the JSON error naming it", async () => {
+    const { text } = await raw(port, "FOO / HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(text).toBe(jsonError("400 Bad Request", "malformed request: unknown HTTP method"));
+  });
+
+  it("other malformed requests: 400 naming the problem", async () => {
+    const answers = await Promise.all(
+      [
+        "GET /a b HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\nX: a\u0001b\r\n\r\n",
+      ].map((request) => raw(port, request)),
+    );
+    expect(answers.map((a) => a.text)).toEqual([
+      jsonError("400 Bad Request", "malformed request line: expected '<method> <target> HTTP/1.1' (a space in the URL must be sent as %20)"),
+      jsonError("400 Bad Request", "malformed request: duplicate Content-Length"),
+      jsonError("400 Bad Request", "malformed request: invalid header value char"),
+    ]);
+  });
+
+  it("a client that sends part of its headers and waits is cut after the headers timeout, with a 408", async () => {
+    const { text, closedAfterMs } = await raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n");
+    expect(text).toBe(TIMEOUT_408);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
+    expect(closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + MARGIN_MS);
+  });
+
+  it("a client that sends 10 of its 100 body bytes and waits is cut after the request timeout, with a 408", async () => {
+    const head =
+      "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n";
+    const { text, closedAfterMs } = await raw(port, `${head}{"jsonrpc"`);
+    expect(text).toBe(TIMEOUT_408);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+    expect(closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + MARGIN_MS);
+  });
+
+  it("a response slower than both timeouts (a zip download) is not cut", async () => {
+    const before = Date.now();
+    const res = await fetch(`http://127.0.0.1:${port}${SLOW_DOWNLOAD_PATH}`);
+    const zip = Buffer.from(await res.arrayBuffer());
+    expect(Date.now() - before).toBeGreaterThan(REQUEST_TIMEOUT_MS + 250);
+    expect(res.status).toBe(200);
+    const files = await unzipNames(zip);
+    expect([...files.keys()].sort()).toEqual([
+      "polyhaven-armchair_01/ArmChair_01.bin",
+      "polyhaven-armchair_01/ArmChair_01_2k.gltf",
+      "polyhaven-armchair_01/LICENSE.txt",
+      "polyhaven-armchair_01/textures/Armchair_01_arm_2k.jpg",
+      "polyhaven-armchair_01/textures/Armchair_01_diff_2k.jpg",
+      "polyhaven-armchair_01/textures/Armchair_01_nor_gl_2k.jpg",
+    ]);
+    expect(files.get("polyhaven-armchair_01/ArmChair_01.bin")!.toString()).toBe("SYNTHETIC stand-in for ArmChair_01.bin\n");
+  });
+
+  it("checks the timeouts every quarter of the shortest one, between 100 ms and 1 s (Node's default is 30 s)", () => {
+    const at = (h: number, r: number) => requestTimeouts({ serverHeadersTimeoutMs: h, serverRequestTimeoutMs: r });
+    expect(at(10_000, 30_000)).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 });
+    expect(at(500, 1000).connectionsCheckingInterval).toBe(125);
+    expect(at(200, 0).connectionsCheckingInterval).toBe(100);
+    expect(at(0, 0).connectionsCheckingInterval).toBe(1000);
+  });
+
+  it("refuses a headers timeout longer than the request timeout, naming both variables", () => {
+    expect(() => loadConfig({ SERVER_HEADERS_TIMEOUT_MS: "40000" })).toThrow(
+      "SERVER_HEADERS_TIMEOUT_MS (40000) must not exceed SERVER_REQUEST_TIMEOUT_MS (30000)",
+    );
+  });
+});
