@@ -7,7 +7,7 @@ import { ApiError, errorResponse } from "./errors.ts";
 import { mcpMethodNotAllowed, mcpOpenApiPaths, mcpRoute } from "./mcp/http.ts";
 import { requireApiKey } from "./middleware/auth.ts";
 import { cors } from "./middleware/cors.ts";
-import { allowedHosts, requireKnownHost } from "./middleware/host.ts";
+import { allowedHosts, requireHostHeader, requireKnownHost } from "./middleware/host.ts";
 import { createRateLimit } from "./middleware/rate-limit.ts";
 import { assetRoute, filesRoute } from "./routes/assets.ts";
 import { downloadRoute } from "./routes/download.ts";
@@ -64,6 +64,7 @@ export function createApp(deps: AppDeps): H3 {
 
   app.use(async (event, next) => {
     const rules = rulesOf(event);
+    requireHostHeader(event);
     if (!rules.anyHost) requireKnownHost(event, hosts);
     const preflight = rules.cors ? cors(event) : undefined;
     if (preflight) return preflight;

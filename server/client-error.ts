@@ -3,7 +3,7 @@
  * answers them with an empty body (431, 400, 408). Here they get the contract's JSON error
  * (`{ "error": "…" }`), and the time a client has to send its request is bounded.
  */
-import { maxHeaderSize, STATUS_CODES, type ServerOptions } from "node:http";
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Config } from "../core/config.ts";
 
@@ -88,4 +88,11 @@ export function onClientError(config: Timeouts): (err: NodeJS.ErrnoException & C
     const { status, error } = clientErrorAnswer(err, config);
     socket.end(rawJsonResponse(status, error), () => socket.destroy());
   };
+}
+
+/** The `checkExpectation` listener: an `Expect` other than 100-continue, which Node would answer 417 with an empty body. */
+export function onUnsupportedExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const expect = String(req.headers.expect ?? "").slice(0, 100);
+  const body = JSON.stringify({ error: `unsupported Expect '${expect}': only 100-continue is understood` });
+  res.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
 }

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from "../core/config.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
-import { onClientError, requestTimeouts } from "./client-error.ts";
+import { onClientError, onUnsupportedExpectation, requestTimeouts } from "./client-error.ts";
 import type { AppDeps } from "./context.ts";
 import { createRedisLimiter } from "./middleware/rate-limit.ts";
 import { loadPublished } from "./published.ts";
@@ -50,9 +50,12 @@ export async function startServer(
   const deps: AppDeps = { ...createDeps(config), ...(redis ? { rateLimiter: redis.limiter } : {}) };
   const app = createApp(deps);
   // srvx's own signal handling is off: it cuts requests after a fixed 5 s and ignores the metrics listener.
-  const server = serve(app, { port: config.port, hostname: config.host, silent: true, gracefulShutdown: false, node: requestTimeouts(config) });
+  // A request without Host reaches the app, which answers it in JSON (server/middleware/host.ts).
+  const nodeOptions = { ...requestTimeouts(config), requireHostHeader: false };
+  const server = serve(app, { port: config.port, hostname: config.host, silent: true, gracefulShutdown: false, node: nodeOptions });
   const node = server.node!.server as HttpServer;
   node.on("clientError", onClientError(config));
+  node.on("checkExpectation", onUnsupportedExpectation);
   if (redis) node.once("close", () => void redis.close());
   let metrics: MetricsServer | undefined;
   const shutdown = gracefulShutdown(node, {

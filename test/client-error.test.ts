@@ -119,6 +119,23 @@ describe("requests Node's parser refuses, and slow clients", () => {
     ]);
   });
 
+  it("an Expect other than 100-continue: 417 with the JSON error naming it", async () => {
+    const { text } = await raw(port, "GET /health HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n");
+    expect(text).toMatch(/^HTTP\/1\.1 417 Expectation Failed\r\n/);
+    expect(text).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toEqual({ error: "unsupported Expect 'teapot': only 100-continue is understood" });
+  });
+
+  it("an HTTP/1.1 request without Host: 400 with the JSON error; HTTP/1.0 needs none", async () => {
+    const { text } = await raw(port, "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(text).toContain(JSON.stringify({ error: "missing Host header: an HTTP/1.1 request must name the host it is for" }));
+    const old = await raw(port, "GET /health HTTP/1.0\r\n\r\n");
+    expect(old.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(old.text).toContain('{"ok":true}');
+  });
+
   it("a client that sends part of its headers and waits is cut after the headers timeout, with a 408", async () => {
     const { text, closedAfterMs } = await raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n");
     expect(text).toBe(TIMEOUT_408);
@@ -128,7 +145,7 @@ describe("requests Node's parser refuses, and slow clients", () => {
 
   it("a client that sends 10 of its 100 body bytes and waits is cut after the request timeout, with a 408", async () => {
     const head =
-      "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
       "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n";
     const { text, closedAfterMs } = await raw(port, `${head}{"jsonrpc"`);
     expect(text).toBe(TIMEOUT_408);

@@ -22,6 +22,12 @@ export function allowedHosts(config: Pick<Config, "allowedHosts" | "host" | "pub
 /** The request's host name (from Host, or an absolute-form request target), as links would use it. */
 const hostName = (event: H3Event) => event.url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
 
+/** HTTP/1.1 requires a Host header; Node's own check would answer its absence with an empty body. */
+export function requireHostHeader(event: H3Event): void {
+  if (event.req.headers.has("host") || event.req.runtime?.node?.req.httpVersion !== "1.1") return;
+  throw new ApiError(400, "missing Host header: an HTTP/1.1 request must name the host it is for");
+}
+
 /**
  * Refuses a Host this server was not told it answers for (421). Links handed out without
  * ASSET_SERVER_PUBLIC_URL are built from the Host, so a forged one would poison any cache in
