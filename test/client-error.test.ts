@@ -6,11 +6,11 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import { loadConfig } from "../core/config.ts";
 import { requestTimeouts } from "../server/client-error.ts";
 import { startServer } from "../server/start.ts";
 import { SLOW_DOWNLOAD_PATH, slowDownloadReplay, type SlowReplay } from "./helpers/slow-download.ts";
+import { unzip } from "./helpers/unzip.ts";
 
 const HEADERS_TIMEOUT_MS = 500;
 const REQUEST_TIMEOUT_MS = 1000;
@@ -45,28 +45,6 @@ function jsonError(statusLine: string, error: string): string {
 }
 
 const TIMEOUT_408 = jsonError("408 Request Timeout", "request not received in time: headers are due within 0.5 s, the whole request within 1 s");
-
-function unzipNames(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("end", () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(out));
-      zip.readEntry();
-    });
-  });
-}
 
 describe("requests Node's parser refuses, and slow clients", () => {
   let started: Awaited<ReturnType<typeof startServer>>;
@@ -159,7 +137,7 @@ describe("requests Node's parser refuses, and slow clients", () => {
     const zip = Buffer.from(await res.arrayBuffer());
     expect(Date.now() - before).toBeGreaterThan(REQUEST_TIMEOUT_MS + 250);
     expect(res.status).toBe(200);
-    const files = await unzipNames(zip);
+    const files = await unzip(zip);
     expect([...files.keys()].sort()).toEqual([
       "polyhaven-armchair_01/ArmChair_01.bin",
       "polyhaven-armchair_01/ArmChair_01_2k.gltf",

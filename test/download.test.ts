@@ -1,34 +1,11 @@
 import { describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 // @ts-expect-error The Khronos validator ships no type declarations.
 import { validateBytes } from "gltf-validator";
 import type { Source } from "../core/source.ts";
 import { ErrorBody } from "../core/schemas/index.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { testApp } from "./helpers/app.ts";
-
-/** Reads every entry of a zip buffer into a path → bytes map. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("end", () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(out));
-      zip.readEntry();
-    });
-  });
-}
+import { unzip } from "./helpers/unzip.ts";
 
 describe("download", () => {
   it("streams the glTF with its companions at their relative paths, plus LICENSE.txt", async () => {

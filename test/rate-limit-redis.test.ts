@@ -6,50 +6,17 @@
  * closing a server closes its Redis connection; with Redis stopped, requests still succeed (each
  * replica counts in memory). It never skips: without the binary it fails.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { startServer } from "../server/start.ts";
-import { freePort, until } from "./helpers/daemon.ts";
-
-const BIN = process.env.REDIS_SERVER_BIN ?? "/usr/bin/redis-server";
+import { until } from "./helpers/daemon.ts";
+import { startRedis, type RedisDaemon } from "./helpers/redis.ts";
 
 type Started = Awaited<ReturnType<typeof startServer>>;
 
-/** Starts redis-server and resolves once it accepts connections; rejects with its log otherwise. */
-function startRedis(port: number): Promise<{ process: ChildProcess; log: () => string }> {
-  const child = spawn(BIN, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const log = () => output;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s\n--- redis log ---\n${output}`)), 10_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Ready to accept connections")) {
-        clearTimeout(timer);
-        resolve({ process: child, log });
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("error", (error) => (clearTimeout(timer), reject(error)));
-    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`redis-server exited with ${code}\n--- redis log ---\n${output}`))));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
 describe("rate limit in Redis (REDIS_URL)", () => {
-  let redis: { process: ChildProcess; log: () => string };
+  let redis: RedisDaemon;
   let probe: Redis;
   let a: Started;
   let b: Started;
@@ -57,20 +24,17 @@ describe("rate limit in Redis (REDIS_URL)", () => {
   const clients = async () => String(await probe.client("LIST")).trim().split("\n").length;
 
   beforeAll(async () => {
-    if (!existsSync(BIN)) {
-      throw new Error(`${BIN} is missing: run sh test/setup/install-packages.sh (npm test runs it first), or set REDIS_SERVER_BIN to a redis-server binary`);
-    }
-    const port = await freePort();
-    redis = await startRedis(port);
-    probe = new Redis({ host: "127.0.0.1", port });
-    const env = { HOST: "127.0.0.1", PORT: "0", REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: "3" };
-    [a, b] = await Promise.all([startServer(loadConfig(env)), startServer(loadConfig(env))]);
+    redis = await startRedis();
+    probe = new Redis({ host: "127.0.0.1", port: redis.port });
+    const env = { HOST: "127.0.0.1", PORT: "0", REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: "3" };
+    const start = () => startServer(loadConfig(env), { signals: false });
+    [a, b] = await Promise.all([start(), start()]);
   }, 30_000);
 
   afterAll(async () => {
     await Promise.all([a?.server.close(true), b?.server.close(true)]);
     probe?.disconnect();
-    if (redis) await stop(redis.process);
+    await redis?.stop();
   });
 
   it("two replicas share one quota: the 4th request overall is refused, with the contract's headers", async () => {
@@ -103,7 +67,7 @@ describe("rate limit in Redis (REDIS_URL)", () => {
 
   it("with Redis stopped, requests still succeed: the replica counts in memory", async () => {
     probe.disconnect();
-    await stop(redis.process);
+    await redis.stop();
 
     const started = Date.now();
     const answers = [];

@@ -14,10 +14,10 @@ import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import { freePort, until } from "./helpers/daemon.ts";
 import { startRedis, type RedisDaemon } from "./helpers/redis.ts";
 import { SLOW_DOWNLOAD_PATH, slowDownloadReplay, type SlowReplay } from "./helpers/slow-download.ts";
+import { unzip } from "./helpers/unzip.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FILE_DELAY_MS = 300;
@@ -76,28 +76,6 @@ async function idleConnection(port: number): Promise<{ closed: Promise<number> }
   return { closed };
 }
 
-function unzip(buffer: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, string>();
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("end", () => {
-            out.set(entry.fileName, Buffer.concat(chunks).toString("utf8"));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(out));
-      zip.readEntry();
-    });
-  });
-}
-
 describe("SIGTERM with METRICS_PORT and REDIS_URL set, a zip download in flight", () => {
   let redis: RedisDaemon;
   let replay: SlowReplay;
@@ -139,7 +117,8 @@ describe("SIGTERM with METRICS_PORT and REDIS_URL set, a zip download in flight"
       const exit = await server.exited;
 
       expect(downloadedAt - termAt).toBeGreaterThan(3 * FILE_DELAY_MS); // the download was in flight
-      const { "polyhaven-armchair_01/LICENSE.txt": credits, ...files } = Object.fromEntries(await unzip(body));
+      const entries = [...(await unzip(body))].map(([name, bytes]) => [name, bytes.toString("utf8")]);
+      const { "polyhaven-armchair_01/LICENSE.txt": credits, ...files } = Object.fromEntries(entries);
       const synthetic = (name: string) => `SYNTHETIC stand-in for ${name}\n`;
       expect(files).toEqual({
         "polyhaven-armchair_01/ArmChair_01_2k.gltf": synthetic("ArmChair_01_2k.gltf"),
