@@ -5,7 +5,8 @@ import autocannon from "autocannon";
 import { toNodeHandler } from "h3";
 import { request } from "undici";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
-import { rank } from "../core/ranking.ts";
+import { searchAll } from "../core/search.ts";
+import { SearchParams } from "../core/schemas/index.ts";
 import { loadConfig } from "../core/config.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { createUsage } from "../server/stats/usage.ts";
@@ -14,10 +15,13 @@ import type { H3 } from "h3";
 import type { Source } from "../core/source.ts";
 import { createApp } from "../server/app.ts";
 import { loadPublished } from "../server/published.ts";
-import { polyhaven } from "../sources/polyhaven.ts";
+import { SOURCES } from "../sources/index.ts";
 import { fakeSearchUrl, fakeSource } from "../test/helpers/fake-source.ts";
 
-const QUERIES = ["rock", "wood floor", "brick wall", "arm chair", "sand", "metal plate", "concrete", "bark"];
+/** The index-only mix: ten everyday queries over the indexed sources' kinds (textures, models, fonts, icon sets, packs). */
+const QUERIES = ["rock", "wood floor", "brick wall", "arm chair", "metal plate", "sans serif", "handwriting", "arrows", "nature", "tree"];
+/** The indexed sources only, so a search never leaves the process: what the index and the ranking cost. */
+const INDEXED = SOURCES.filter((s) => s.mode === "indexed");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function listen(app: H3): Promise<{ base: string; close: () => void }> {
@@ -41,18 +45,20 @@ function appWith(sources: readonly Source[], replay: ReplayDispatcher, env: Reco
   return createApp({ runtime, sources, published: loadPublished("data"), breakers: new BreakerRegistry(), usage: createUsage() });
 }
 
-/** Index-only search through HTTP versus the same MiniSearch query and ranking in process. */
+const searchPath = (q: string) => `/v1/search?q=${encodeURIComponent(q)}`;
+
+/** Index-only search through HTTP versus the same search (index query, merge, ranking) called in process. */
 async function serverOverhead(rounds: number) {
-  const published = loadPublished("data");
-  const server = await listen(appWith([polyhaven], new ReplayDispatcher()));
+  const runtime = createRuntime(loadConfig({ RATE_LIMIT_PER_MINUTE: "0" }), { replay: new ReplayDispatcher() });
+  const deps = { sources: INDEXED, index: loadPublished("data").index, runtime, breakers: new BreakerRegistry() };
+  const server = await listen(appWith(INDEXED, new ReplayDispatcher()));
   const http: number[] = [];
   const inProcess: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const q = QUERIES[i % QUERIES.length]!;
-    http.push(await timeGet(`${server.base}/v1/search?q=${encodeURIComponent(q)}&providers=polyhaven`));
+    http.push(await timeGet(`${server.base}${searchPath(q)}`));
     const started = performance.now();
-    const hits = published.index.search(q, { providers: new Set(["polyhaven"]) });
-    rank(hits.slice(0, 24).map((h, r) => ({ asset: h.asset, sourceRank: r, sourceCount: 24 })), { q, types: [] });
+    await searchAll(SearchParams.parse({ q }), deps);
     inProcess.push(performance.now() - started);
   }
   server.close();
@@ -75,10 +81,15 @@ async function fanOut(delayMs: number, rounds: number) {
   return { sources: ids.length, delayMs, medianMs: median(times), ratio: median(times) / delayMs };
 }
 
-/** Requests per second of index-only searches on loopback. */
+/** Requests per second of index-only searches (the query mix, in turn) on loopback, one server process. */
 async function throughput(seconds: number) {
-  const server = await listen(appWith([polyhaven], new ReplayDispatcher()));
-  const result = await autocannon({ url: `${server.base}/v1/search?q=rock&providers=polyhaven`, connections: 10, duration: seconds });
+  const server = await listen(appWith(INDEXED, new ReplayDispatcher()));
+  const result = await autocannon({
+    url: server.base,
+    requests: QUERIES.map((q) => ({ method: "GET", path: searchPath(q) })),
+    connections: 10,
+    duration: seconds,
+  });
   server.close();
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
