@@ -69,9 +69,9 @@ const CASES: Case[] = [
   },
   {
     type: "font",
-    q: "abel",
+    q: "mono",
     providers: ["fontsource", "googlefonts"],
-    why: "Abel in Fontsource's and Google Fonts' indexed catalogues",
+    why: "Mono families of Fontsource's and Google Fonts' indexed catalogues: a family on both is one result (fonts are de-duplicated by family), so the query names families each catalogue lacks",
   },
   {
     type: "pack",
