@@ -11,8 +11,10 @@
  *   ("330×") and License (a link), an "Updates" table whose cells carry the date as `title='dd/mm/yyyy'`,
  *   `og:image`, and the direct pack zip behind "Continue without donating…"
  *   (`https://kenney.nl/media/pages/assets/<slug>/<hash>/kenney_<slug>.zip`).
+ *   The crawl reads every pack page too: only there do the tags say what a pack holds.
  */
 import * as cheerio from "cheerio";
+import pLimit from "p-limit";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -25,6 +27,18 @@ const SITE = "https://kenney.nl";
 const LISTING = `${SITE}/assets`;
 /** A guard against a pagination that never ends (the real listing has a few dozen pages at most). */
 const MAX_PAGES = 200;
+/** Pack pages the crawl reads at once: a few, to stay polite to the site. */
+const PACK_PAGE_CONCURRENCY = 4;
+
+/**
+ * Every Kenney pack is game art, and the site says so on its pages: the recorded pack page's
+ * keywords are "Games, Software, Game assets, Assets, Gamedev" and its banner sells the packs as
+ * "Kenney Game Assets All-in-1". A tag of every pack, for searches that ask for game assets.
+ */
+const SITE_TAGS = ["game assets"];
+
+/** Tags in order, each once whatever its case (the series "City" and a page tag "city"). */
+const uniqueTags = (tags: string[]) => [...new Map(tags.map((t) => [t.toLowerCase(), t])).values()];
 
 /**
  * Kenney's categories and the asset type of a pack in each. A category we do not know yet keeps the
@@ -123,14 +137,16 @@ function decode(text: string): string {
   }
 }
 
-function cardToAsset(card: KenneyCard): Asset {
+/** A card as an Asset, with what its pack page adds when it could be read. */
+function cardToAsset(card: KenneyCard, page?: AssetDetails): Asset {
   return {
     id: `${ID}:${card.slug}`,
     provider: ID,
     nativeId: card.slug,
     title: card.title,
+    ...(page?.description ? { description: page.description } : {}),
     type: typeOf(card.category, card.title, card.series),
-    tags: card.series ? [card.series] : [],
+    tags: uniqueTags([...(card.series ? [card.series] : []), ...(page?.tags ?? SITE_TAGS)]),
     categories: card.category ? [card.category] : [],
     url: card.url,
     ...(card.thumbnailUrl ? { thumbnailUrl: card.thumbnailUrl } : {}),
@@ -139,6 +155,7 @@ function cardToAsset(card: KenneyCard): Asset {
     price: { free: true },
     formats: ["zip"],
     downloadable: true,
+    ...(page?.createdAt ? { createdAt: page.createdAt } : {}),
   };
 }
 
@@ -166,9 +183,25 @@ async function listAll(ctx: SourceContext): Promise<{ cards: KenneyCard[]; pages
   return { cards, pages: page };
 }
 
+/**
+ * Every pack of the listing with its pack page's tags, description and release date. A pack page
+ * that cannot be read leaves the card's record; when none can, the crawl fails (the pages changed
+ * or the site refuses them), so the pipeline keeps the previous records.
+ */
 async function crawl(ctx: SourceContext): Promise<Asset[]> {
   const { cards } = await listAll(ctx);
-  return cards.map(cardToAsset);
+  const limit = pLimit(PACK_PAGE_CONCURRENCY);
+  const pages = await Promise.allSettled(
+    cards.map((card) => limit(async () => parsePackPage(card.slug, (await ctx.http.getText(card.url, { signal: ctx.signal })).text))),
+  );
+  const failed = pages.find((p) => p.status === "rejected");
+  if (failed && pages.every((p) => p.status === "rejected")) {
+    throw new Error(`kenney: no pack page could be read (${failed.reason instanceof Error ? failed.reason.message : String(failed.reason)})`);
+  }
+  return cards.map((card, i) => {
+    const page = pages[i]!;
+    return cardToAsset(card, page.status === "fulfilled" ? page.value : undefined);
+  });
 }
 
 /** `29/04/2020` → `2020-04-29`. */
@@ -191,11 +224,14 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
       .first()
       .next("td");
 
-  const tags = row("tags")
-    .find("a")
-    .toArray()
-    .map((a) => $(a).text().trim())
-    .filter(Boolean);
+  const tags = uniqueTags([
+    ...row("tags")
+      .find("a")
+      .toArray()
+      .map((a) => $(a).text().trim())
+      .filter(Boolean),
+    ...SITE_TAGS,
+  ]);
   const category = row("category").text().trim() || undefined;
   const licenseLink = row("license").find("a").first();
   const license =

@@ -28,8 +28,8 @@ const CASES: Case[] = [
   {
     type: "model",
     q: "tree",
-    providers: ["3dassets", "opengameart", "quaternius", "sketchfab", "texturescom"],
-    why: "3DAssets.dev's recorded 'tree' search (limit=24 is a STAND-IN for limit=3), OpenGameArt's recorded 3D 'tree' search, Sketchfab's recorded 'tree' search (count=24 is a STAND-IN for count=3), textures.com's recorded 'tree' search (its 3D tree), Quaternius' indexed tree packs",
+    providers: ["3dassets", "kenney", "opengameart", "quaternius", "sketchfab", "texturescom"],
+    why: "3DAssets.dev's recorded 'tree' search (limit=24 is a STAND-IN for limit=3), OpenGameArt's recorded 3D 'tree' search, Sketchfab's recorded 'tree' search (count=24 is a STAND-IN for count=3), textures.com's recorded 'tree' search (its 3D tree), Quaternius' indexed tree packs, Kenney's indexed Nature Kit (its recorded pack page tags it tree)",
   },
   {
     type: "texture",
@@ -143,7 +143,8 @@ describe("search coverage over the recordings (default limit 24, offset 0)", () 
 
   it("model: Polyfork answers its recorded 'rock' search with the default limit", async () => {
     const { providers, body } = await search("model", "rock");
-    expect(providers).toEqual(["polyfork"]); // per_page=24 is a STAND-IN for the recorded per_page=5 page
+    // per_page=24 is a STAND-IN for the recorded per_page=5 page; Kenney's Nature Kit is indexed with its pack page's tag "rock".
+    expect(providers).toEqual(["kenney", "polyfork"]);
     expect(body.providers.find((p) => p.provider === "polyfork")).toMatchObject({ status: "ok", count: 5, total: 59 });
   });
 
