@@ -14,12 +14,12 @@
  *   The crawl reads every pack page too: only there do the tags say what a pack holds.
  */
 import * as cheerio from "cheerio";
-import pLimit from "p-limit";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import { unlessGone } from "./internal/fetch.ts";
 import { httpUrl } from "./internal/url.ts";
+import { readItemPages } from "./internal/item-pages.ts";
 
 const ID = "kenney";
 const NAME = "Kenney";
@@ -27,8 +27,6 @@ const SITE = "https://kenney.nl";
 const LISTING = `${SITE}/assets`;
 /** A guard against a pagination that never ends (the real listing has a few dozen pages at most). */
 const MAX_PAGES = 200;
-/** Pack pages the crawl reads at once: a few, to stay polite to the site. */
-const PACK_PAGE_CONCURRENCY = 4;
 
 /**
  * Every Kenney pack is game art, and the site says so on its pages: the recorded pack page's
@@ -183,25 +181,11 @@ async function listAll(ctx: SourceContext): Promise<{ cards: KenneyCard[]; pages
   return { cards, pages: page };
 }
 
-/**
- * Every pack of the listing with its pack page's tags, description and release date. A pack page
- * that cannot be read leaves the card's record; when none can, the crawl fails (the pages changed
- * or the site refuses them), so the pipeline keeps the previous records.
- */
+/** Every pack of the listing with its pack page's tags, description and release date (see readItemPages). */
 async function crawl(ctx: SourceContext): Promise<Asset[]> {
   const { cards } = await listAll(ctx);
-  const limit = pLimit(PACK_PAGE_CONCURRENCY);
-  const pages = await Promise.allSettled(
-    cards.map((card) => limit(async () => parsePackPage(card.slug, (await ctx.http.getText(card.url, { signal: ctx.signal })).text))),
-  );
-  const failed = pages.find((p) => p.status === "rejected");
-  if (failed && pages.every((p) => p.status === "rejected")) {
-    throw new Error(`kenney: no pack page could be read (${failed.reason instanceof Error ? failed.reason.message : String(failed.reason)})`);
-  }
-  return cards.map((card, i) => {
-    const page = pages[i]!;
-    return cardToAsset(card, page.status === "fulfilled" ? page.value : undefined);
-  });
+  const pages = await readItemPages(ID, cards, async (card) => parsePackPage(card.slug, (await ctx.http.getText(card.url, { signal: ctx.signal })).text));
+  return cards.map((card, i) => cardToAsset(card, pages[i]));
 }
 
 /** `29/04/2020` → `2020-04-29`. */

@@ -113,7 +113,7 @@ describe("kenney: crawl", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // nature-kit is the one recorded pack page: changed, no pack page is readable.
     replay.add({ url: "https://kenney.nl/assets/nature-kit", body: "<html>changed</html>" });
-    await expect(kenney.crawl!(ctx)).rejects.toThrow(/^kenney: no pack page could be read/);
+    await expect(kenney.crawl!(ctx)).rejects.toThrow(/^kenney: no item page could be read/);
   });
 
   it("types each pack by its category (and UI / font packs inside 2D by name)", async () => {

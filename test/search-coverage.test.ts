@@ -136,8 +136,10 @@ describe("search coverage over the recordings (default limit 24, offset 0)", () 
 
   it("pack: itch.io answers its recorded 'low poly tree' search although page 2 was never recorded", async () => {
     const { providers, body } = await search("pack", "low poly tree");
-    expect(providers).toEqual(["itchio"]);
-    expect(body.results).toHaveLength(6);
+    // With itch.io's six, Quaternius' two tree packs (every Quaternius pack is tagged low poly).
+    expect(providers).toEqual(["itchio", "quaternius"]);
+    expect(body.results).toHaveLength(8);
+    expect(body.results.filter((r) => r.provider === "quaternius").map((r) => r.id)).toEqual(["quaternius:stylizedtree", "quaternius:ultimatenature"]);
     expect(body.providers.find((p) => p.provider === "itchio")).toMatchObject({ status: "ok", count: 6 });
   });
 
