@@ -35,8 +35,8 @@ const MAX_PAGES = 200;
  */
 const SITE_TAGS = ["game assets"];
 
-/** Tags in order, each once whatever its case (the series "City" and a page tag "city"). */
-const uniqueTags = (tags: string[]) => [...new Map(tags.map((t) => [t.toLowerCase(), t])).values()];
+/** Tags in order, each once whatever its case, the first spelling kept (the series "City" before a page tag "city"). */
+const uniqueTags = (tags: string[]) => tags.filter((t, i) => tags.findIndex((x) => x.toLowerCase() === t.toLowerCase()) === i);
 
 /**
  * Kenney's categories and the asset type of a pack in each. A category we do not know yet keeps the
