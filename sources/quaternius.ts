@@ -28,15 +28,15 @@ const SITE = "https://quaternius.com";
 const HOME = `${SITE}/`;
 
 const SLUG = /^[a-z0-9][a-z0-9_-]*$/i;
+const packUrl = (slug: string) => `${SITE}/packs/${slug}.html`;
 
 /**
- * Every Quaternius pack is low poly: the artist makes low-poly models only, and the recorded pages
- * say so where they speak of style (bestiarydungeonmonsterskit.html: "optimized low poly topology",
+ * Every Quaternius pack is low poly, the artist's style across the catalogue; the recorded pages say
+ * so where they speak of style (bestiarydungeonmonsterskit.html: "optimized low poly topology",
  * "Optimized and low poly"; the home page's hidden keywords of Downtown City MegaKit end in
  * "lowpoly"). A tag of every pack, for searches that ask for low poly.
  */
 const SITE_TAGS = ["low poly"];
-const packUrl = (slug: string) => `${SITE}/packs/${slug}.html`;
 
 export interface QuaterniusCard {
   slug: string;
