@@ -14,12 +14,17 @@ const normalize = (s: string | undefined) =>
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 
-/** Keys under which two listings count as the same asset: title + author, or the same thumbnail. */
+/**
+ * Keys under which two listings count as the same asset: title + author; for a font without an
+ * author, its family name alone (font libraries such as Fontsource and Google Fonts name families,
+ * not designers, and a family's name is what it is known by in every library); or the same thumbnail.
+ */
 function keys(asset: Asset): string[] {
   const out: string[] = [];
   const title = normalize(asset.title);
   const author = normalize(asset.author);
   if (title && author) out.push(`t:${title}|${author}`);
+  if (title && !author && asset.type === "font") out.push(`f:${title}`);
   if (asset.thumbnailUrl) out.push(`i:${asset.thumbnailUrl.split("?")[0]}`);
   return out;
 }
@@ -27,13 +32,14 @@ function keys(asset: Asset): string[] {
 const better = (a: Listing, b: Listing): boolean => {
   if (a.asset.downloadable !== b.asset.downloadable) return a.asset.downloadable;
   if (a.access !== b.access) return a.access === "api";
+  if (Boolean(a.asset.license) !== Boolean(b.asset.license)) return Boolean(a.asset.license);
   return false;
 };
 
 /**
  * Collapses listings of the same asset on several sources into one: the listing with a direct
- * download wins, then an api source over a scraped one, then the earlier listing. The others are
- * kept in `alsoOn`. Order of first appearance is kept.
+ * download wins, then an api source over a scraped one, then the one that states a licence, then
+ * the earlier listing. The others are kept in `alsoOn`. Order of first appearance is kept.
  */
 export function dedupe(listings: Listing[]): Listing[] {
   const groupOf = new Map<string, number>();

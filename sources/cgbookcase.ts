@@ -4,7 +4,8 @@
  *
  * Upstream shapes used here:
  * - `/api/textures` → `[{ id, title, tags, colors, categories, releasedate, resolution (max, in K),
- *   files (map names), oneType }]`. There is no slug: the page of "Brick Wall 29" is
+ *   files (map names), oneType }]`; `oneType` says how the texture was made (`pbr-scanned`,
+ *   `pbr-procedural`, `pbr-approximated`, `plain-photo`). There is no slug: the page of "Brick Wall 29" is
  *   `/textures/brick-wall-29`.
  * - `/textures/<slug>` (HTML) → a `<select id="resolution">` of the offered sizes and, in
  *   `#download-container`, one link `/textures/thanks?t=<File>_<n>K.zip&r=<n>&u=<Name>` for the
@@ -35,6 +36,7 @@ const Entry = z.looseObject({
   releasedate: z.string().optional(),
   resolution: z.number().optional(),
   files: z.array(z.string()).optional(),
+  oneType: z.string().optional(),
 });
 type Entry = z.infer<typeof Entry>;
 
@@ -57,7 +59,7 @@ function released(entry: Entry): Date | undefined {
 function toAsset(entry: Entry): Asset {
   const slug = slugOf(entry.title);
   const date = released(entry);
-  const tags = [...new Set([...(entry.tags ?? []), ...(entry.colors ?? [])])];
+  const tags = [...new Set([...(entry.tags ?? []), ...(entry.colors ?? []), ...(entry.oneType ? [entry.oneType] : [])])];
   return {
     id: `${ID}:${slug}`,
     provider: ID,

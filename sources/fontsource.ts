@@ -18,6 +18,7 @@ import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { unlessGone } from "./internal/fetch.ts";
+import { fontStyleTags } from "./internal/font-styles.ts";
 
 const ID = "fontsource";
 const NAME = "Fontsource";
@@ -66,10 +67,17 @@ function toAsset(font: FontMeta): Asset {
   const styles = font.styles.join(" and ");
   const weights = font.weights.join(", ");
   const description =
-    `${font.family}: ${font.category ?? "font"}, weights ${weights || "—"}, ${styles || "normal"}` +
+    `${font.family}: ${font.category ? `${font.category} font` : "font"}, weights ${weights || "—"}, ${styles || "normal"}` +
     `${font.variable === true ? ", also as a variable font" : ""}; subsets ${font.subsets.join(", ") || "—"}.`;
-  const tags = [...new Set([font.category, font.type === "google" ? "google-fonts" : undefined, ...font.subsets, font.variable === true ? "variable" : undefined])]
-    .filter((t): t is string => Boolean(t));
+  const tags = [
+    ...new Set([
+      font.category,
+      ...fontStyleTags(font.family, font.category),
+      font.type === "google" ? "google-fonts" : undefined,
+      ...font.subsets,
+      font.variable === true ? "variable" : undefined,
+    ]),
+  ].filter((t): t is string => Boolean(t));
   return {
     id: `${ID}:${font.id}`,
     provider: ID,

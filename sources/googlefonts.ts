@@ -15,6 +15,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
+import { fontStyleTags } from "./internal/font-styles.ts";
 
 const ID = "googlefonts";
 const NAME = "Google Fonts";
@@ -84,7 +85,7 @@ function variantParts(variant: string): { weight: number; style: string } {
 function toAsset(font: WebFont): Asset {
   const slug = slugOf(font.family);
   const description =
-    `${font.family}: ${font.category ?? "font"}, ${font.variants.length} style${font.variants.length === 1 ? "" : "s"} (${font.variants.join(", ")}); ` +
+    `${font.family}: ${font.category ? `${font.category} font` : "font"}, ${font.variants.length} style${font.variants.length === 1 ? "" : "s"} (${font.variants.join(", ")}); ` +
     `subsets ${font.subsets.join(", ") || "—"}. Licence: see the family page (Google Fonts families are OFL-1.1, Apache-2.0 or UFL-1.0).`;
   return {
     id: `${ID}:${slug}`,
@@ -93,7 +94,7 @@ function toAsset(font: WebFont): Asset {
     title: font.family,
     description,
     type: "font",
-    tags: [...new Set([font.category, ...font.subsets].filter((t): t is string => Boolean(t)))],
+    tags: [...new Set([font.category, ...fontStyleTags(font.family, font.category), ...font.subsets].filter((t): t is string => Boolean(t)))],
     categories: font.category ? [font.category] : [],
     url: pageUrl(font.family),
     price: { free: true },

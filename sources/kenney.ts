@@ -11,6 +11,7 @@
  *   ("330×") and License (a link), an "Updates" table whose cells carry the date as `title='dd/mm/yyyy'`,
  *   `og:image`, and the direct pack zip behind "Continue without donating…"
  *   (`https://kenney.nl/media/pages/assets/<slug>/<hash>/kenney_<slug>.zip`).
+ *   The crawl reads every pack page too: only there do the tags say what a pack holds.
  */
 import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
@@ -18,6 +19,7 @@ import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schem
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import { unlessGone } from "./internal/fetch.ts";
 import { httpUrl } from "./internal/url.ts";
+import { readItemPages } from "./internal/item-pages.ts";
 
 const ID = "kenney";
 const NAME = "Kenney";
@@ -25,6 +27,16 @@ const SITE = "https://kenney.nl";
 const LISTING = `${SITE}/assets`;
 /** A guard against a pagination that never ends (the real listing has a few dozen pages at most). */
 const MAX_PAGES = 200;
+
+/**
+ * Every Kenney pack is game art, and the site says so on its pages: the recorded pack page's
+ * keywords are "Games, Software, Game assets, Assets, Gamedev" and its banner sells the packs as
+ * "Kenney Game Assets All-in-1". A tag of every pack, for searches that ask for game assets.
+ */
+const SITE_TAGS = ["game assets"];
+
+/** Tags in order, each once whatever its case, the first spelling kept (the series "City" before a page tag "city"). */
+const uniqueTags = (tags: string[]) => tags.filter((t, i) => tags.findIndex((x) => x.toLowerCase() === t.toLowerCase()) === i);
 
 /**
  * Kenney's categories and the asset type of a pack in each. A category we do not know yet keeps the
@@ -123,14 +135,16 @@ function decode(text: string): string {
   }
 }
 
-function cardToAsset(card: KenneyCard): Asset {
+/** A card as an Asset, with what its pack page adds when it could be read. */
+function cardToAsset(card: KenneyCard, page?: AssetDetails): Asset {
   return {
     id: `${ID}:${card.slug}`,
     provider: ID,
     nativeId: card.slug,
     title: card.title,
+    ...(page?.description ? { description: page.description } : {}),
     type: typeOf(card.category, card.title, card.series),
-    tags: card.series ? [card.series] : [],
+    tags: uniqueTags([...(card.series ? [card.series] : []), ...(page?.tags ?? SITE_TAGS)]),
     categories: card.category ? [card.category] : [],
     url: card.url,
     ...(card.thumbnailUrl ? { thumbnailUrl: card.thumbnailUrl } : {}),
@@ -139,6 +153,7 @@ function cardToAsset(card: KenneyCard): Asset {
     price: { free: true },
     formats: ["zip"],
     downloadable: true,
+    ...(page?.createdAt ? { createdAt: page.createdAt } : {}),
   };
 }
 
@@ -166,9 +181,11 @@ async function listAll(ctx: SourceContext): Promise<{ cards: KenneyCard[]; pages
   return { cards, pages: page };
 }
 
+/** Every pack of the listing with its pack page's tags, description and release date (see readItemPages). */
 async function crawl(ctx: SourceContext): Promise<Asset[]> {
   const { cards } = await listAll(ctx);
-  return cards.map(cardToAsset);
+  const pages = await readItemPages(ID, cards, async (card) => parsePackPage(card.slug, (await ctx.http.getText(card.url, { signal: ctx.signal })).text));
+  return cards.map((card, i) => cardToAsset(card, pages[i]));
 }
 
 /** `29/04/2020` → `2020-04-29`. */
@@ -191,11 +208,14 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
       .first()
       .next("td");
 
-  const tags = row("tags")
-    .find("a")
-    .toArray()
-    .map((a) => $(a).text().trim())
-    .filter(Boolean);
+  const tags = uniqueTags([
+    ...row("tags")
+      .find("a")
+      .toArray()
+      .map((a) => $(a).text().trim())
+      .filter(Boolean),
+    ...SITE_TAGS,
+  ]);
   const category = row("category").text().trim() || undefined;
   const licenseLink = row("license").find("a").first();
   const license =

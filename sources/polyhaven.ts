@@ -3,7 +3,9 @@
  * (https://api.polyhaven.com) and direct file links. Indexed: the whole catalogue is three requests.
  *
  * Upstream shapes used here:
- * - `/assets?type=hdris|textures|models` → `{ [slug]: AssetInfo }`
+ * - `/assets?type=hdris|textures|models` → `{ [slug]: AssetInfo }`; newer answers add a `category`
+ *   path ("Furniture/Seating/Chairs") and `attributes` (`condition: ["worn"]`, `material: [...]`,
+ *   `weather: "clear"`, `aerial: true` …)
  * - `/info/<slug>` → `AssetInfo` (no slug inside)
  * - `/files/<slug>` → a tree whose leaves are `{ url, size, md5, include? }`, keyed by
  *   map name or package (`Diffuse`, `nor_gl`, `gltf`, `hdri` …), then resolution (`2k`), then format.
@@ -53,6 +55,8 @@ const AssetInfo = z.looseObject({
   description: z.string().optional(),
   tags: z.array(z.string()).optional(),
   categories: z.array(z.string()).optional(),
+  category: z.string().optional(),
+  attributes: z.record(z.string(), z.unknown()).optional(),
   authors: z.record(z.string(), z.unknown()).optional(),
   max_resolution: z.array(z.number()).optional(),
   polycount: z.number().optional(),
@@ -79,6 +83,21 @@ export function resolutionsFor(maxResolution: number[] | undefined): string[] | 
   return out;
 }
 
+/** Words in order, each once whatever its case (the first spelling kept). */
+const unique = (words: string[]) => words.filter((w, i) => words.findIndex((x) => x.toLowerCase() === w.toLowerCase()) === i);
+
+/**
+ * Tags from `attributes`: the values of its lists (condition, material) and the names of its flags
+ * set to true (aerial, backplates). Its single values grade what the categories mostly say already
+ * (contrast "medium" beside the category "medium contrast", origin "natural" beside "natural") and
+ * are left out: alone, words such as "medium" or "open" would match unrelated searches.
+ */
+function attributeTags(attributes: Record<string, unknown> = {}): string[] {
+  return Object.entries(attributes).flatMap(([key, value]) =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : value === true ? [key.replace(/_/g, " ")] : [],
+  );
+}
+
 /** One `/assets` or `/info` entry as an Asset. */
 function toAsset(slug: string, info: AssetInfo, kind: Kind): Asset {
   const authors = Object.keys(info.authors ?? {});
@@ -90,8 +109,9 @@ function toAsset(slug: string, info: AssetInfo, kind: Kind): Asset {
     title: info.name,
     ...(info.description ? { description: info.description } : {}),
     type: kind.type,
-    tags: info.tags ?? [],
-    categories: info.categories ?? [],
+    tags: unique([...(info.tags ?? []), ...attributeTags(info.attributes)]),
+    // The category path's levels ("Chairs" under "Furniture/Seating") beside the flat categories.
+    categories: unique([...(info.categories ?? []), ...(info.category?.split("/").map((c) => c.trim()).filter(Boolean) ?? [])]),
     url: pageUrl(slug),
     ...(info.thumbnail_url ? { thumbnailUrl: info.thumbnail_url } : {}),
     ...(authors.length ? { author: authors.join(", ") } : {}),

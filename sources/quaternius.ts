@@ -12,6 +12,7 @@
  *   Formats tags, License link: CC0 for most packs, the artist's own "QAL" for some), the release
  *   month in `div.titleDate`, and the download behind `window.open('…')`: a Google Drive folder or
  *   an itch.io page. Neither is a plain file, so every file is `requiresAuth` and nothing is downloadable.
+ *   The crawl reads every pack page too: only there are a pack's description and licence.
  */
 import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
@@ -19,6 +20,7 @@ import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schem
 import { normalizeLicense } from "../core/license.ts";
 import { unlessGone } from "./internal/fetch.ts";
 import { httpUrl } from "./internal/url.ts";
+import { readItemPages } from "./internal/item-pages.ts";
 
 const ID = "quaternius";
 const NAME = "Quaternius";
@@ -27,6 +29,14 @@ const HOME = `${SITE}/`;
 
 const SLUG = /^[a-z0-9][a-z0-9_-]*$/i;
 const packUrl = (slug: string) => `${SITE}/packs/${slug}.html`;
+
+/**
+ * Every Quaternius pack is low poly, the artist's style across the catalogue; the recorded pages say
+ * so where they speak of style (bestiarydungeonmonsterskit.html: "optimized low poly topology",
+ * "Optimized and low poly"; the home page's hidden keywords of Downtown City MegaKit end in
+ * "lowpoly"). A tag of every pack, for searches that ask for low poly.
+ */
+const SITE_TAGS = ["low poly"];
 
 export interface QuaterniusCard {
   slug: string;
@@ -84,25 +94,30 @@ export function parseHome(html: string): QuaterniusCard[] {
 }
 
 /**
- * A card as an Asset. The licence is left out: it is per pack (CC0 for most, "QAL" for some) and is
- * only on the pack page, which `getAsset` reads.
+ * A card as an Asset, with what its pack page adds when it could be read: description, licence (per
+ * pack: CC0 for most, the artist's "QAL" for some), formats, the Animated row and the release month.
  */
-function cardToAsset(card: QuaterniusCard): Asset {
+function cardToAsset(card: QuaterniusCard, page?: AssetDetails): Asset {
+  // The public tags say so for animated or rigged packs; their absence says nothing. The page's Animated row says either.
+  const animated = page?.animated ?? (card.tags.some((t) => /^animated$/i.test(t)) ? true : undefined);
   return {
     id: `${ID}:${card.slug}`,
     provider: ID,
     nativeId: card.slug,
     title: card.title,
+    ...(page?.description ? { description: page.description } : {}),
     type: "model",
-    tags: card.tags,
+    tags: [...new Set([...card.tags, ...SITE_TAGS])],
     url: card.url,
     ...(card.thumbnailUrl ? { thumbnailUrl: card.thumbnailUrl } : {}),
     author: NAME,
+    ...(page?.license ? { license: page.license } : {}),
     price: { free: true },
-    // The public tags say so for animated or rigged packs; their absence says nothing.
-    ...(card.tags.some((t) => /^animated$/i.test(t)) ? { animated: true } : {}),
+    ...(page?.formats ? { formats: page.formats } : {}),
+    ...(animated !== undefined ? { animated } : {}),
     ...(card.tags.some((t) => /^rigged$/i.test(t)) ? { rigged: true } : {}),
     downloadable: false,
+    ...(page?.createdAt ? { createdAt: page.createdAt } : {}),
   };
 }
 
@@ -113,8 +128,11 @@ async function listPacks(ctx: SourceContext): Promise<QuaterniusCard[]> {
   return cards;
 }
 
+/** Every pack card with what its pack page adds (see readItemPages). */
 async function crawl(ctx: SourceContext): Promise<Asset[]> {
-  return (await listPacks(ctx)).map(cardToAsset);
+  const cards = await listPacks(ctx);
+  const pages = await readItemPages(ID, cards, async (card) => parsePackPage(card.slug, (await ctx.http.getText(card.url, { signal: ctx.signal })).text));
+  return cards.map((card, i) => cardToAsset(card, pages[i]));
 }
 
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
@@ -192,7 +210,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
     title,
     ...(description ? { description } : {}),
     type: "model",
-    tags: [],
+    tags: [...SITE_TAGS],
     url: packUrl(slug),
     ...(thumbnailUrl ? { thumbnailUrl } : {}),
     author: NAME,

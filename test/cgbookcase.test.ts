@@ -57,7 +57,7 @@ describe("cgbookcase: crawl", () => {
       nativeId: "brick-wall-29",
       title: "Brick Wall 29",
       type: "texture",
-      tags: ["house", "wall", "bricks", "brown"],
+      tags: ["house", "wall", "bricks", "brown", "pbr-procedural"], // tags, colours, then oneType
       categories: ["Walls"],
       url: "https://www.cgbookcase.com/textures/brick-wall-29",
       license: licenseById("CC0-1.0"),
@@ -65,6 +65,20 @@ describe("cgbookcase: crawl", () => {
       formats: ["zip"],
       downloadable: false,
       createdAt: "2021-06-30T00:00:00.000Z",
+    });
+  });
+
+  it("tags each texture with how it was made (oneType)", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const assets = await cgbookcase.crawl!(ctx);
+    expect(Object.fromEntries(assets.map((a) => [a.nativeId, a.tags.at(-1)]))).toEqual({
+      "manhole-cover-16": "pbr-scanned",
+      "red-rock-01": "pbr-scanned",
+      "brick-wall-29": "pbr-procedural",
+      "brick-wall-04": "pbr-procedural",
+      "granite-08-large": "pbr-procedural",
+      "bark-01": "pbr-approximated",
+      "tree-07": "plain-photo",
     });
   });
 

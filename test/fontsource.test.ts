@@ -52,7 +52,7 @@ describe("fontsource: crawl", () => {
       provider: "fontsource",
       nativeId: "press-start-2p",
       title: "Press Start 2P",
-      description: "Press Start 2P: display, weights 400, normal; subsets cyrillic, cyrillic-ext, greek, latin, latin-ext.",
+      description: "Press Start 2P: display font, weights 400, normal; subsets cyrillic, cyrillic-ext, greek, latin, latin-ext.",
       type: "font",
       tags: ["display", "google-fonts", "cyrillic", "cyrillic-ext", "greek", "latin", "latin-ext"],
       categories: ["display"],
@@ -63,6 +63,21 @@ describe("fontsource: crawl", () => {
       downloadable: true,
     });
     expect(Asset.parse(font)).toStrictEqual(font);
+  });
+
+  it("adds style words by rule: handwritten for the handwriting category, monospace by category or name, pixel by name", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const assets = await fontsource.crawl!(ctx);
+    const tagsOf = (id: string) => assets.find((a) => a.nativeId === id)!.tags;
+    expect(tagsOf("dancing-script")).toEqual(["handwriting", "handwritten", "google-fonts", "latin", "latin-ext", "vietnamese", "variable"]);
+    expect(tagsOf("jetbrains-mono").slice(0, 2)).toEqual(["monospace", "google-fonts"]);
+    expect(tagsOf("atkinson-hyperlegible-mono").slice(0, 3)).toEqual(["sans-serif", "monospace", "google-fonts"]);
+    expect(tagsOf("fusion-pixel-10px-monospaced-jp").slice(0, 3)).toEqual(["sans-serif", "monospace", "pixel"]);
+    expect(tagsOf("pixelify-sans").slice(0, 3)).toEqual(["display", "pixel", "google-fonts"]);
+    expect(tagsOf("press-start-2p")).not.toContain("pixel"); // a pixel font, but neither its category nor its name says so
+    const count = (tag: string) => assets.filter((a) => a.tags.includes(tag)).length;
+    // 172 in category handwriting; 63 in monospace plus 13 monospaced by name; 24 Fusion Pixel, Pixelify Sans, Rubik Pixels.
+    expect([count("handwritten"), count("monospace"), count("pixel")]).toEqual([172, 76, 26]);
   });
 
   it("normalises the per-font licences to SPDX ids, keeping unknown ones without flags", async () => {

@@ -54,7 +54,7 @@ describe("googlefonts: crawl", () => {
       nativeId: "press-start-2p",
       title: "Press Start 2P",
       description:
-        "Press Start 2P: display, 1 style (regular); subsets cyrillic, cyrillic-ext, greek, latin, latin-ext. Licence: see the family page (Google Fonts families are OFL-1.1, Apache-2.0 or UFL-1.0).",
+        "Press Start 2P: display font, 1 style (regular); subsets cyrillic, cyrillic-ext, greek, latin, latin-ext. Licence: see the family page (Google Fonts families are OFL-1.1, Apache-2.0 or UFL-1.0).",
       type: "font",
       tags: ["display", "cyrillic", "cyrillic-ext", "greek", "latin", "latin-ext"],
       categories: ["display"],
@@ -63,6 +63,18 @@ describe("googlefonts: crawl", () => {
       formats: ["ttf"],
       downloadable: true,
     });
+  });
+
+  it("adds style words by rule: handwritten for the handwriting category, monospace by category or name", async () => {
+    const { ctx } = replayContext({ now: NOW, env: ENV });
+    const assets = await googlefonts.crawl!(ctx);
+    const tagsOf = (id: string) => assets.find((a) => a.nativeId === id)!.tags;
+    expect(tagsOf("dancing-script")).toEqual(["handwriting", "handwritten", "latin", "latin-ext", "vietnamese"]);
+    expect(tagsOf("rubik-mono-one")).toEqual(["sans-serif", "monospace", "cyrillic", "latin", "latin-ext"]);
+    expect(tagsOf("monoton")).toEqual(["display", "latin"]); // "Mono" only inside a word
+    const count = (tag: string) => assets.filter((a) => a.tags.includes(tag)).length;
+    // 221 in category handwriting; 29 in monospace plus Rubik Mono One; no 2022 family has Pixel in its name.
+    expect([count("handwritten"), count("monospace"), count("pixel")]).toEqual([221, 30, 0]);
   });
 
   it("refuses to run without the key, before any request", async () => {

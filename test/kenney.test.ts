@@ -14,6 +14,21 @@ import { sourceQuery } from "./helpers/query.ts";
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const LISTING_URLS = ["https://kenney.nl/assets", "https://kenney.nl/assets/page:2", "https://kenney.nl/assets/page:3"];
+const SLUGS = [
+  "skyboxes-space",
+  "tiny-factory",
+  "city-kit-industrial",
+  "mini-forest",
+  "car-kit",
+  "holiday-kit",
+  "ui-pack",
+  "ui-audio",
+  "nature-kit",
+  "foliage-pack",
+  "kenney-fonts",
+  "crosshair-pack",
+];
+const PACK_URLS = SLUGS.map((slug) => `https://kenney.nl/assets/${slug}`);
 const CC0 = licenseById("CC0-1.0");
 
 const query = (q: string, types: SourceQuery["types"] = []) => sourceQuery(q, { types });
@@ -38,25 +53,13 @@ describe("kenney: metadata", () => {
 });
 
 describe("kenney: crawl", () => {
-  it("follows the pagination page by page and stops where no next page is linked", async () => {
+  it("follows the pagination page by page and stops where no next page is linked, then reads every pack page", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const assets = await kenney.crawl!(ctx);
 
-    expect(replay.requested).toEqual(LISTING_URLS);
-    expect(assets.map((a) => a.nativeId)).toEqual([
-      "skyboxes-space",
-      "tiny-factory",
-      "city-kit-industrial",
-      "mini-forest",
-      "car-kit",
-      "holiday-kit",
-      "ui-pack",
-      "ui-audio",
-      "nature-kit",
-      "foliage-pack",
-      "kenney-fonts",
-      "crosshair-pack",
-    ]);
+    expect(replay.requested.slice(0, 3)).toEqual(LISTING_URLS);
+    expect(replay.requested.slice(3).sort()).toEqual([...PACK_URLS].sort());
+    expect(assets.map((a) => a.nativeId)).toEqual(SLUGS);
     for (const asset of assets) expect(Asset.parse(asset)).toStrictEqual(asset);
   });
 
@@ -69,7 +72,7 @@ describe("kenney: crawl", () => {
       nativeId: "city-kit-industrial",
       title: "City Kit (Industrial)",
       type: "model",
-      tags: ["City"],
+      tags: ["City", "game assets"], // its pack page is not recorded: the card and the site's tag
       categories: ["3D"],
       url: "https://kenney.nl/assets/city-kit-industrial",
       thumbnailUrl: "https://kenney.nl/media/pages/assets/city-kit-industrial/18dcc5d6ce-1788171818/sample-400x.png",
@@ -79,6 +82,38 @@ describe("kenney: crawl", () => {
       formats: ["zip"],
       downloadable: true,
     });
+  });
+
+  it("adds what the pack page says: its tags (the pack's contents), description and release date", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const assets = await kenney.crawl!(ctx);
+    expect(assets.find((a) => a.nativeId === "nature-kit")).toStrictEqual({
+      id: "kenney:nature-kit",
+      provider: "kenney",
+      nativeId: "nature-kit",
+      title: "Nature Kit",
+      description: "Download this package (330 assets) for free, CC0 licensed!",
+      type: "model",
+      tags: ["nature", "tree", "rock", "foliage", "game assets"],
+      categories: ["3D"],
+      url: "https://kenney.nl/assets/nature-kit",
+      thumbnailUrl: "https://kenney.nl/media/pages/assets/nature-kit/656a90532f-1677698896/sample-400x.png",
+      author: "Kenney",
+      license: CC0,
+      price: { free: true },
+      formats: ["zip"],
+      downloadable: true,
+      createdAt: "2020-04-29",
+    });
+    // Every pack is tagged as game assets, its page read or not (nature-kit.html's keywords: "Game assets").
+    expect(assets.every((a) => a.tags.includes("game assets"))).toBe(true);
+  });
+
+  it("fails when no pack page can be read, naming the source", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // nature-kit is the one recorded pack page: changed, no pack page is readable.
+    replay.add({ url: "https://kenney.nl/assets/nature-kit", body: "<html>changed</html>" });
+    await expect(kenney.crawl!(ctx)).rejects.toThrow(/^kenney: no item page could be read/);
   });
 
   it("types each pack by its category (and UI / font packs inside 2D by name)", async () => {
@@ -107,7 +142,7 @@ describe("kenney: crawl", () => {
   it("keeps the series link as a tag and decodes it (UI%20Pack)", async () => {
     const { ctx } = replayContext({ now: NOW });
     const ui = (await kenney.crawl!(ctx)).find((a) => a.nativeId === "ui-pack")!;
-    expect(ui.tags).toEqual(["UI Pack"]);
+    expect(ui.tags).toEqual(["UI Pack", "game assets"]);
     expect(ui.categories).toEqual(["2D"]);
   });
 
@@ -166,7 +201,7 @@ describe("kenney: getAsset", () => {
       title: "Nature Kit",
       description: "Download this package (330 assets) for free, CC0 licensed!",
       type: "model",
-      tags: ["nature", "tree", "rock", "foliage"],
+      tags: ["nature", "tree", "rock", "foliage", "game assets"],
       categories: ["3D"],
       url: "https://kenney.nl/assets/nature-kit",
       thumbnailUrl: "https://kenney.nl/media/pages/assets/nature-kit/656a90532f-1677698896/sample.png",
@@ -237,8 +272,9 @@ describe("kenney: census", () => {
   it("shares the listing pages with crawl through the client's cache", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     await kenney.crawl!(ctx);
+    const crawled = replay.requested.length;
     await kenney.census!(ctx);
-    expect(replay.requested).toEqual(LISTING_URLS);
+    expect(replay.requested).toHaveLength(crawled);
   });
 });
 

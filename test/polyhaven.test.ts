@@ -61,8 +61,10 @@ describe("polyhaven: crawl", () => {
       description:
         "Free (CC0) vintage Victorian armchair 3D model - varnished carved wood frame, upholstered seat; gothic/classic styling ideal for interiors, period scenes, and renders.",
       type: "model",
-      tags: ["gothic", "vintage", "chair", "furniture", "victorian", "couch", "wood", "varnished", "classic"],
-      categories: ["furniture", "seating"],
+      // The recording's tags, then its attributes' lists (condition worn, material wood and fabric).
+      tags: ["gothic", "vintage", "chair", "furniture", "victorian", "couch", "wood", "varnished", "classic", "worn", "fabric"],
+      // Its categories, then the levels of its category path "Furniture/Seating/Chairs" not among them.
+      categories: ["furniture", "seating", "Chairs"],
       url: "https://polyhaven.com/a/ArmChair_01",
       thumbnailUrl: "https://cdn.polyhaven.com/asset_img/thumbs/ArmChair_01.png?width=256&height=256&format=webp&v=abbc4732",
       author: "Kirill Sannikov",
@@ -75,6 +77,21 @@ describe("polyhaven: crawl", () => {
       createdAt: "2020-03-30T22:00:00.000Z", // date_published 1585605600
     });
     expect(Asset.parse(chair)).toStrictEqual(chair);
+  });
+
+  it("adds the category path's levels and the attributes' lists and flags, never their single values", async () => {
+    const { ctx } = replayContext();
+    const byId = new Map((await polyhaven.crawl!(ctx)).map((a) => [a.nativeId, a]));
+    const bakery = byId.get("abandoned_bakery")!;
+    // category "Abandoned & Ruins/Buildings/Derelict Interiors"; attributes light_type mixed, contrast high,
+    // backplates true (already a tag), environment indoor, weather overcast.
+    expect(bakery.categories).toEqual(["natural light", "artificial light", "urban", "indoor", "high contrast", "Abandoned & Ruins", "Buildings", "Derelict Interiors"]);
+    expect(bakery.tags).toEqual(["abandoned", "empty", "industrial", "windows", "bare", "rubble", "brick", "concrete", "backplates"]);
+    const venice = byId.get("venice_sunset")!;
+    expect(venice.categories!.slice(-3)).toEqual(["Coast & Water", "Harbours & Piers", "Promenades & Seafronts"]);
+    expect(venice.tags).toEqual(["sun", "europe", "architecture", "building", "street", "town", "ocean", "river", "cobblestone"]);
+    // The full textures recording is of the older form, without category path or attributes.
+    expect(byId.get("aerial_asphalt_01")).toMatchObject({ tags: ["road", "flat", "cracked"], categories: ["asphalt", "outdoor", "floor", "road", "man made", "aerial"] });
   });
 
   it("maps HDRIs and textures with their own formats and resolutions", async () => {

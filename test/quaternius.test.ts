@@ -12,6 +12,7 @@ import { sourceQuery } from "./helpers/query.ts";
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const HOME = "https://quaternius.com/";
+const SLUGS = ["bestiarydungeonmonsterskit", "downtowncitymegakit", "stylizedtree", "ultimatenature", "cars", "animatedzombie", "animatedwoman"];
 
 const query = (q: string, types: SourceQuery["types"] = []) => sourceQuery(q, { types });
 
@@ -34,24 +35,17 @@ describe("quaternius: metadata", () => {
 });
 
 describe("quaternius: crawl", () => {
-  it("reads the home page once and keeps only the pack cards", async () => {
+  it("reads the home page once, keeps only the pack cards, then reads every pack page", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const assets = await quaternius.crawl!(ctx);
 
-    expect(replay.requested).toEqual([HOME]);
-    expect(assets.map((a) => a.nativeId)).toEqual([
-      "bestiarydungeonmonsterskit",
-      "downtowncitymegakit",
-      "stylizedtree",
-      "ultimatenature",
-      "cars",
-      "animatedzombie",
-      "animatedwoman",
-    ]);
+    expect(replay.requested[0]).toBe(HOME);
+    expect(replay.requested.slice(1).sort()).toEqual(SLUGS.map((s) => `https://quaternius.com/packs/${s}.html`).sort());
+    expect(assets.map((a) => a.nativeId)).toEqual(SLUGS);
     for (const asset of assets) expect(Asset.parse(asset)).toStrictEqual(asset);
   });
 
-  it("maps a card field by field (licence unknown until the pack page is read)", async () => {
+  it("maps a card field by field, with its pack page's description, licence, formats, Animated row and month", async () => {
     const { ctx } = replayContext({ now: NOW });
     const assets = await quaternius.crawl!(ctx);
     expect(assets.find((a) => a.nativeId === "ultimatenature")).toStrictEqual({
@@ -59,17 +53,53 @@ describe("quaternius: crawl", () => {
       provider: "quaternius",
       nativeId: "ultimatenature",
       title: "Ultimate Nature Pack",
+      description: "The ultimate nature pack, 150 models with everything you need! in FBX, OBJ and Blend formats.",
       type: "model",
-      tags: ["Nature", "Trees", "Ultimate"],
+      tags: ["Nature", "Trees", "Ultimate", "low poly"],
       url: "https://quaternius.com/packs/ultimatenature.html",
       thumbnailUrl: "https://quaternius.com/assets/images/thumbnails/ultimatenature.jpg",
       author: "Quaternius",
+      license: licenseById("CC0-1.0"),
       price: { free: true },
+      formats: ["fbx", "obj", "blend"],
+      animated: false,
+      downloadable: false,
+      createdAt: "2019-06",
+    });
+    expect(assets.find((a) => a.nativeId === "bestiarydungeonmonsterskit")).toMatchObject({
+      license: { name: "QAL", url: "https://quaternius.com/license.html" },
+      rigged: true,
+      animated: false, // the page's Animated row: an x-mark
+      tags: ["Rigged", "Retargetable", "low poly"],
+    });
+  });
+
+  it("keeps the card alone where the pack page is not read (only two are recorded)", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const assets = await quaternius.crawl!(ctx);
+    expect(assets.find((a) => a.nativeId === "animatedzombie")).toStrictEqual({
+      id: "quaternius:animatedzombie",
+      provider: "quaternius",
+      nativeId: "animatedzombie",
+      title: "Animated Zombie Pack",
+      type: "model",
+      tags: ["Zombie", "Animated", "Characters", "low poly"],
+      url: "https://quaternius.com/packs/animatedzombie.html",
+      thumbnailUrl: "https://quaternius.com/assets/images/thumbnails/zombie.jpg",
+      author: "Quaternius",
+      price: { free: true },
+      animated: true, // the card's public tag
       downloadable: false,
     });
-    const zombie = assets.find((a) => a.nativeId === "animatedzombie")!;
-    expect(zombie).toMatchObject({ title: "Animated Zombie Pack", animated: true, thumbnailUrl: "https://quaternius.com/assets/images/thumbnails/zombie.jpg" });
-    expect(assets.find((a) => a.nativeId === "bestiarydungeonmonsterskit")).toMatchObject({ rigged: true, tags: ["Rigged", "Retargetable"] });
+    expect(assets.every((a) => a.tags.includes("low poly"))).toBe(true);
+  });
+
+  it("fails when no pack page can be read, naming the source", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    for (const slug of ["ultimatenature", "bestiarydungeonmonsterskit"]) {
+      replay.add({ url: `https://quaternius.com/packs/${slug}.html`, body: "<html>changed</html>" });
+    }
+    await expect(quaternius.crawl!(ctx)).rejects.toThrow(/^quaternius: no item page could be read/);
   });
 
   it("rejects a changed home page with a message naming the source", async () => {
@@ -93,7 +123,7 @@ describe("quaternius: getAsset", () => {
       title: "Ultimate Nature Pack",
       description: "The ultimate nature pack, 150 models with everything you need! in FBX, OBJ and Blend formats.",
       type: "model",
-      tags: [],
+      tags: ["low poly"],
       url: "https://quaternius.com/packs/ultimatenature.html",
       thumbnailUrl: "https://quaternius.com/assets/images/fullres/ultimatenature.jpg",
       author: "Quaternius",

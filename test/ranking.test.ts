@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { dedupe } from "../core/dedupe.ts";
 import { rank, type RankCandidate } from "../core/ranking.ts";
 import type { Asset } from "../core/schemas/index.ts";
-import { kenney } from "../sources/kenney.ts";
-import { opengameart } from "../sources/opengameart.ts";
-import { replayContext } from "./helpers/replay.ts";
 
-/** Synthetic assets: only the fields the ranker and de-duplicator read. */
+/** Synthetic assets: only the fields the ranker reads. */
 const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
   id: `${provider}:${slug}`,
   provider,
@@ -61,57 +57,5 @@ describe("rank", () => {
     const tie = rank(candidates([asset("x", "b", { title: "Tree" }), asset("y", "a", { title: "Tree" })]), { q: "tree", types: [] });
     expect(tie[0]!.score).toBe(tie[1]!.score);
     expect(tie.map((a) => a.id)).toEqual(["x:b", "y:a"]);
-  });
-});
-
-describe("dedupe", () => {
-  it("collapses the same title and author across sources: direct download wins, then api", () => {
-    const kenney = asset("kenney", "nature-kit", { title: "Nature Kit", author: "Kenney", downloadable: true });
-    const itch = asset("itchio", "kenney~nature-kit", { title: "Nature Kit", author: "Kenney" });
-    const oga = asset("opengameart", "nature-kit", { title: "Nature Kit!", author: "kenney" });
-    const out = dedupe([
-      { asset: itch, access: "scrape" },
-      { asset: oga, access: "scrape" },
-      { asset: kenney, access: "scrape" },
-    ]);
-    expect(out).toHaveLength(1);
-    expect(out[0]!.asset.id).toBe("kenney:nature-kit");
-    expect(out[0]!.asset.alsoOn).toEqual([
-      { id: "itchio:kenney~nature-kit", provider: "itchio", url: "https://itchio.example/kenney~nature-kit" },
-      { id: "opengameart:nature-kit", provider: "opengameart", url: "https://opengameart.example/nature-kit" },
-    ]);
-    const apiWins = dedupe([
-      { asset: asset("s", "x", { title: "Chair", author: "Ann" }), access: "scrape" },
-      { asset: asset("p", "x", { title: "Chair", author: "Ann" }), access: "api" },
-    ]);
-    expect(apiWins[0]!.asset.id).toBe("p:x");
-  });
-
-  it("collapses the same thumbnail, and keeps same-titled assets of different authors apart", () => {
-    const thumb = "https://cdn.example/t.png";
-    expect(dedupe([
-      { asset: asset("a", "1", { thumbnailUrl: `${thumb}?w=256` }), access: "api" },
-      { asset: asset("b", "2", { thumbnailUrl: thumb }), access: "api" },
-    ])).toHaveLength(1);
-    expect(dedupe([
-      { asset: asset("a", "1", { title: "Tree", author: "Ann" }), access: "api" },
-      { asset: asset("b", "2", { title: "Tree", author: "Bob" }), access: "api" },
-      { asset: asset("c", "3", { title: "Tree" }), access: "api" },
-    ])).toHaveLength(3);
-  });
-});
-
-describe("dedupe on recorded listings", () => {
-  it("collapses Kenney's Nature Kit as listed by Kenney and by OpenGameArt", async () => {
-    const { ctx } = replayContext();
-    const fromKenney = (await kenney.crawl!(ctx)).find((a) => a.id === "kenney:nature-kit")!;
-    const { files: _files, shareUrl: _share, ...fromOga } = (await opengameart.getAsset!("nature-kit", ctx))!;
-    const out = dedupe([
-      { asset: fromOga, access: "scrape" },
-      { asset: fromKenney, access: "scrape" },
-    ]);
-    expect(out).toHaveLength(1);
-    expect(out[0]!.asset.id).toBe("opengameart:nature-kit");
-    expect(out[0]!.asset.alsoOn).toEqual([{ id: "kenney:nature-kit", provider: "kenney", url: "https://kenney.nl/assets/nature-kit" }]);
   });
 });

@@ -28,8 +28,8 @@ const CASES: Case[] = [
   {
     type: "model",
     q: "tree",
-    providers: ["3dassets", "opengameart", "quaternius", "sketchfab", "texturescom"],
-    why: "3DAssets.dev's recorded 'tree' search (limit=24 is a STAND-IN for limit=3), OpenGameArt's recorded 3D 'tree' search, Sketchfab's recorded 'tree' search (count=24 is a STAND-IN for count=3), textures.com's recorded 'tree' search (its 3D tree), Quaternius' indexed tree packs",
+    providers: ["3dassets", "kenney", "opengameart", "quaternius", "sketchfab", "texturescom"],
+    why: "3DAssets.dev's recorded 'tree' search (limit=24 is a STAND-IN for limit=3), OpenGameArt's recorded 3D 'tree' search, Sketchfab's recorded 'tree' search (count=24 is a STAND-IN for count=3), textures.com's recorded 'tree' search (its 3D tree), Quaternius' indexed tree packs, Kenney's indexed Nature Kit (its recorded pack page tags it tree)",
   },
   {
     type: "texture",
@@ -69,9 +69,9 @@ const CASES: Case[] = [
   },
   {
     type: "font",
-    q: "abel",
+    q: "mono",
     providers: ["fontsource", "googlefonts"],
-    why: "Abel in Fontsource's and Google Fonts' indexed catalogues",
+    why: "Mono families of Fontsource's and Google Fonts' indexed catalogues: a family on both is one result (fonts are de-duplicated by family), so the query names families each catalogue lacks",
   },
   {
     type: "pack",
@@ -136,14 +136,17 @@ describe("search coverage over the recordings (default limit 24, offset 0)", () 
 
   it("pack: itch.io answers its recorded 'low poly tree' search although page 2 was never recorded", async () => {
     const { providers, body } = await search("pack", "low poly tree");
-    expect(providers).toEqual(["itchio"]);
-    expect(body.results).toHaveLength(6);
+    // With itch.io's six, Quaternius' two tree packs (every Quaternius pack is tagged low poly).
+    expect(providers).toEqual(["itchio", "quaternius"]);
+    expect(body.results).toHaveLength(8);
+    expect(body.results.filter((r) => r.provider === "quaternius").map((r) => r.id)).toEqual(["quaternius:stylizedtree", "quaternius:ultimatenature"]);
     expect(body.providers.find((p) => p.provider === "itchio")).toMatchObject({ status: "ok", count: 6 });
   });
 
   it("model: Polyfork answers its recorded 'rock' search with the default limit", async () => {
     const { providers, body } = await search("model", "rock");
-    expect(providers).toEqual(["polyfork"]); // per_page=24 is a STAND-IN for the recorded per_page=5 page
+    // per_page=24 is a STAND-IN for the recorded per_page=5 page; Kenney's Nature Kit is indexed with its pack page's tag "rock".
+    expect(providers).toEqual(["kenney", "polyfork"]);
     expect(body.providers.find((p) => p.provider === "polyfork")).toMatchObject({ status: "ok", count: 5, total: 59 });
   });
 

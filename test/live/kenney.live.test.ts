@@ -10,12 +10,13 @@ describe.runIf(process.env.LIVE === "1")("kenney (live)", () => {
   const ctx = runtime.context();
   afterAll(() => runtime.http.close());
 
-  it("crawls every listing page into valid packs", async () => {
+  it("crawls every listing page and every pack page into valid packs, with their pages' tags", async () => {
     const assets = await kenney.crawl!(ctx);
     expect(assets.length).toBeGreaterThan(100);
     for (const asset of assets) Asset.parse(asset);
     expect(assets.some((a) => a.type === "model")).toBe(true);
-  }, 120_000);
+    expect(assets.filter((a) => a.createdAt).length).toBeGreaterThan(assets.length / 2);
+  }, 300_000);
 
   it("gets Nature Kit with its direct zip", async () => {
     const details = AssetDetails.parse(await kenney.getAsset!("nature-kit", ctx));
