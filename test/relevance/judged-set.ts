@@ -22,8 +22,8 @@ export const JudgedQuery = z.strictObject({
 export type JudgedQuery = z.infer<typeof JudgedQuery>;
 
 export const JudgedSet = z.strictObject({
-  /** The mean NDCG@10 the relevance test requires (the engine's measured mean when it was last raised). */
-  minimumMeanNdcg: z.number().min(0).max(1).optional(),
+  /** The mean NDCG@10 the relevance test requires: the engine's measured mean, rounded down, when it was last set. */
+  minimumMeanNdcg: z.number().min(0).max(1),
   queries: z.array(JudgedQuery),
 });
 export type JudgedSet = z.infer<typeof JudgedSet>;
