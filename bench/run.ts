@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { measureRelevance } from "./relevance.ts";
 import { benchSearch } from "./search.ts";
 
-/** Runs every benchmark, prints its ratios and writes them to bench/results/<name>.json. */
-const results = { search: await benchSearch() };
+/** Runs every benchmark, prints its figures and writes them to bench/results/<name>.json. */
+const results = { search: await benchSearch(), relevance: await measureRelevance() };
 mkdirSync("bench/results", { recursive: true });
 for (const [name, result] of Object.entries(results)) {
   writeFileSync(`bench/results/${name}.json`, `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
@@ -11,3 +12,7 @@ const s = results.search;
 console.log(`search: HTTP / in-process index query      ${s.serverOverhead.ratio.toFixed(2)}x (${s.serverOverhead.httpMedianMs.toFixed(2)} ms vs ${s.serverOverhead.inProcessMedianMs.toFixed(2)} ms median)`);
 console.log(`search: fan-out median / delay D          ${s.fanOut.ratio.toFixed(2)} (${s.fanOut.sources} sources, D = ${s.fanOut.delayMs} ms, median ${s.fanOut.medianMs.toFixed(0)} ms)`);
 console.log(`search: index-only requests per second    ${s.throughput.requestsPerSecond} (p99 ${s.throughput.p99Ms} ms, ${s.throughput.errors} errors, ${s.throughput.non2xx} non-2xx)`);
+const r = results.relevance;
+console.log(`relevance: mean NDCG@10                   ${r.meanNdcg10.toFixed(3)} (${r.queries} judged queries)`);
+console.log(`relevance: mean P@5                       ${r.meanP5.toFixed(3)}`);
+console.log(`relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}`);
