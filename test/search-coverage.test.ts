@@ -135,9 +135,10 @@ describe("search coverage over the recordings (default limit 24, offset 0)", () 
   });
 
   it("pack: itch.io answers its recorded 'low poly tree' search although page 2 was never recorded", async () => {
-    const { providers, body } = await search("pack", "low poly tree");
-    expect(providers).toEqual(["itchio"]);
-    expect(body.results).toHaveLength(6);
+    const { body } = await search("pack", "low poly tree");
+    // Its six hold every word and come first; the index's packs holding some of the words follow.
+    expect(body.results.slice(0, 6).map((r) => r.provider)).toEqual(Array(6).fill("itchio"));
+    expect(body.results.slice(6).every((r) => r.provider !== "itchio")).toBe(true);
     expect(body.providers.find((p) => p.provider === "itchio")).toMatchObject({ status: "ok", count: 6 });
   });
 
