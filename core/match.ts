@@ -54,17 +54,17 @@ export class MatchBuilder {
     let worst = 3;
     let text = 0;
     let most = 0;
-    plan.words.forEach((w, i) => {
+    for (let i = 0; i < plan.words.length; i++) {
       const rank = this.rank[i]!;
       text += weights[i]! * this.best[i]!;
       most += weights[i]! * FIELD_WEIGHT_SUM;
-      if (!w.required) return;
+      if (!plan.words[i]!.required) continue;
       required++;
-      if (!rank) return;
+      if (!rank) continue;
       matched++;
       if (rank > KIND_RANK.typo) exact++;
       worst = Math.min(worst, rank);
-    });
+    }
     return {
       coverage: required ? matched / required : 1,
       exactCoverage: required ? exact / required : 1,
@@ -111,7 +111,7 @@ export function matchDoc(doc: AnalyzedDoc, plan: QueryPlan, table: TermTable, we
 
 /**
  * Matches of assets that are not in the index (live results), by the same rules and the index's
- * statistics; prefixes and typos are looked up among these assets' own terms.
+ * statistics; prefixes and typos are looked up among these assets' own words.
  */
 export function matchAssets(assets: readonly Asset[], plan: QueryPlan, stats: CorpusStats): Map<string, DocMatch> {
   const out = new Map<string, DocMatch>();
@@ -121,9 +121,9 @@ export function matchAssets(assets: readonly Asset[], plan: QueryPlan, stats: Co
     return out;
   }
   const docs = assets.map(analyze);
-  const terms = new SearchableMap<true>();
-  for (const doc of docs) for (const term of doc.terms.keys()) terms.set(term, true);
-  const table = termTable(plan, vocabularyOf(terms));
+  const words = new SearchableMap<true>();
+  for (const doc of docs) for (const word of doc.words) words.set(word, true);
+  const table = termTable(plan, vocabularyOf(words));
   const weights = wordWeights(plan, stats);
   assets.forEach((a, i) => out.set(a.id, matchDoc(docs[i]!, plan, table, weights, stats)));
   return out;

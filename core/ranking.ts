@@ -30,6 +30,8 @@ export interface RankQuery {
 interface Scored {
   asset: Asset;
   match: DocMatch;
+  /** band(match), kept: it is compared over and over. */
+  band: number;
   /** The score within its band (SCORING.weights), 0..1. */
   score: number;
 }
@@ -49,7 +51,7 @@ export function compareTies(a: Asset, b: Asset): number {
 }
 
 /** Band, then score, then ties. */
-const compareScored = (a: Scored, b: Scored): number => band(a.match) - band(b.match) || b.score - a.score || compareTies(a.asset, b.asset);
+const compareScored = (a: Scored, b: Scored): number => a.band - b.band || b.score - a.score || compareTies(a.asset, b.asset);
 
 /**
  * The one index ranking, best first: the order per-source paging and the shared source rank read.
@@ -71,27 +73,31 @@ export function orderHits<T extends { asset: Asset; match: DocMatch }>(hits: T[]
  */
 function diversify(sorted: Scored[]): Scored[] {
   const { decay, closeText } = SCORING.diversity;
-  const placed = new Map<string, number>();
-  const decayed = (c: Scored) => c.score * decay ** (placed.get(c.asset.provider) ?? 0);
-  const pool = [...sorted];
+  // Each source's current decay factor, by a small number per source: this loop is quadratic.
+  const sourceOf = new Map<string, number>();
+  for (const c of sorted) if (!sourceOf.has(c.asset.provider)) sourceOf.set(c.asset.provider, sourceOf.size);
+  const source = sorted.map((c) => sourceOf.get(c.asset.provider)!);
+  const factor = new Array<number>(sourceOf.size).fill(1);
+  const pool = sorted.map((_, i) => i);
   const out: Scored[] = [];
   while (pool.length) {
-    const head = pool[0]!;
+    const head = sorted[pool[0]!]!;
     let pick = 0;
-    let best = decayed(head);
+    let best = head.score * factor[source[pool[0]!]!]!;
     let strongest = head.match.text;
     for (let i = 1; i < pool.length; i++) {
-      const c = pool[i]!;
-      if (band(c.match) !== band(head.match) || c.score <= best) break;
-      if (c.match.text >= strongest - closeText && decayed(c) > best + 1e-12) {
+      const c = sorted[pool[i]!]!;
+      if (c.band !== head.band || c.score <= best) break;
+      const decayed = c.score * factor[source[pool[i]!]!]!;
+      if (c.match.text >= strongest - closeText && decayed > best + 1e-12) {
         pick = i;
-        best = decayed(c);
+        best = decayed;
       }
       strongest = Math.max(strongest, c.match.text);
     }
     const [chosen] = pool.splice(pick, 1);
-    placed.set(chosen!.asset.provider, (placed.get(chosen!.asset.provider) ?? 0) + 1);
-    out.push({ ...chosen!, score: best });
+    factor[source[chosen!]!]! *= decay;
+    out.push({ ...sorted[chosen!]!, score: best });
   }
   return out;
 }
@@ -101,17 +107,17 @@ function diversify(sorted: Scored[]): Scored[] {
  * holds (B - 1 - k + score) / B; within a band a score never rises above the one before it.
  */
 function withScores(ranked: Scored[]): Asset[] {
-  const bands = ranked.map((c) => band(c.match));
-  const count = new Set(bands).size;
+  const count = new Set(ranked.map((c) => c.band)).size;
   let k = 0;
   let ceiling = 1;
   return ranked.map((c, i) => {
-    if (i > 0 && bands[i] !== bands[i - 1]) {
+    if (i > 0 && c.band !== ranked[i - 1]!.band) {
       k++;
       ceiling = 1;
     }
     ceiling = Math.min(ceiling, Math.max(0, c.score));
-    return { ...c.asset, score: Math.round(((count - 1 - k + ceiling) / count) * 10000) / 10000 };
+    // Object.assign rather than a spread: several times faster on these records (profiled).
+    return Object.assign({}, c.asset, { score: Math.round(((count - 1 - k + ceiling) / count) * 10000) / 10000 });
   });
 }
 
@@ -126,7 +132,7 @@ export function rank(candidates: RankCandidate[], query: RankQuery): Asset[] {
   const live = matchAssets(candidates.filter((c) => !c.match).map((c) => c.asset), plan, query.stats ?? NO_INDEX);
   const scored = candidates.map(({ asset, sourceRank, sourceCount, match }): Scored => {
     const m = match ?? live.get(asset.id) ?? NO_MATCH;
-    return { asset, match: m, score: matchScore(asset, m, wish) + W.sourceRank * (1 - sourceRank / Math.max(sourceCount, 1)) };
+    return { asset, match: m, band: band(m), score: matchScore(asset, m, wish) + W.sourceRank * (1 - sourceRank / Math.max(sourceCount, 1)) };
   });
   return withScores(diversify(scored.sort(compareScored)));
 }

@@ -40,12 +40,14 @@ const passes = (a: Asset, filter: IndexFilter): boolean =>
 
 /**
  * The prebuilt index of the indexed sources: the asset records, and built from them when loaded,
- * their terms (MiniSearch's radix tree, for prefix and typo look-ups) with postings, and the
- * statistics text relevance reads (CorpusStats).
+ * their terms with postings, their words (MiniSearch's radix tree, for prefix and typo look-ups)
+ * and the statistics text relevance reads (CorpusStats).
  */
 export class AssetIndex implements CorpusStats {
   private readonly byId: Map<string, Asset>;
   private readonly terms = new SearchableMap<Postings>();
+  /** The records' words, without the pairs written together: prefixes and typos are looked up here. */
+  private readonly words = new SearchableMap<true>();
   readonly averageLengths: number[];
   /** Document numbers in tie-break order, so that hits come out in it. */
   private readonly tieOrder: number[];
@@ -58,6 +60,7 @@ export class AssetIndex implements CorpusStats {
     const docs = assets.map(analyze);
     this.averageLengths = FIELDS.map((_, f) => docs.reduce((sum, d) => sum + d.lengths[f]!, 0) / Math.max(docs.length, 1));
     docs.forEach((doc, i) => {
+      for (const word of doc.words) this.words.set(word, true);
       for (const [term, counts] of doc.terms) {
         const saturation = fieldSaturation(counts, doc.lengths, this);
         const postings = this.terms.get(term);
@@ -125,7 +128,7 @@ export class AssetIndex implements CorpusStats {
     const anyRequired = plan.words.some((w) => w.required);
     const builders: (MatchBuilder | null | undefined)[] = new Array(this.assets.length);
     const found = (doc: number) => (builders[doc] ??= passes(this.assets[doc]!, filter) ? new MatchBuilder(plan.words.length) : null);
-    const table = [...termTable(plan, vocabularyOf(this.terms))];
+    const table = [...termTable(plan, vocabularyOf(this.words))];
     const finds = (uses: TermUse[]) => !anyRequired || uses.some((u) => u.words.some((w) => plan.words[w]!.required));
     for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, found);
     for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, (doc) => builders[doc]);
@@ -145,9 +148,9 @@ export class AssetIndex implements CorpusStats {
   private accumulate(term: string, uses: TermUse[], builderOf: (doc: number) => MatchBuilder | null | undefined): void {
     const postings = this.terms.get(term);
     if (!postings) return;
-    postings.docs.forEach((doc, j) => {
-      const builder = builderOf(doc);
+    for (let j = 0; j < postings.docs.length; j++) {
+      const builder = builderOf(postings.docs[j]!);
       if (builder) for (const use of uses) builder.add(use, postings.saturations[j]!);
-    });
+    }
   }
 }

@@ -131,6 +131,14 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
   }
 }
 
+/** The live sources in parallel, under the overall deadline (none to keep when no live source is asked). */
+async function searchLiveSources(live: Source[], query: SourceQuery, deps: SearchDeps): Promise<Outcome[]> {
+  if (!live.length) return [];
+  const limit = pLimit(deps.runtime.config.searchConcurrency);
+  const deadline = timeBox(deps.runtime.config.searchDeadlineMs);
+  return Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline.signal)))).finally(deadline.dispose);
+}
+
 /**
  * Aggregated search (DESIGN.md §4): pick sources, query the index and fan out to live sources in
  * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
@@ -165,9 +173,7 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
   const wish = typeWish(params.type, plan, new Set(deps.sources.filter((s) => s.unit === "packs").map((s) => s.id)));
   const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index);
   outcomes.push(...fromIndex.outcomes);
-  const limit = pLimit(config.searchConcurrency);
-  const deadline = timeBox(config.searchDeadlineMs);
-  const liveOutcomes = await Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline.signal)))).finally(deadline.dispose);
+  const liveOutcomes = await searchLiveSources(live, query, deps);
   for (const o of liveOutcomes) deps.onSourceResult?.(o.report);
   outcomes.push(...liveOutcomes);
 

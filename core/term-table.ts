@@ -11,7 +11,10 @@ export interface TermUse {
 }
 export type TermTable = Map<string, TermUse[]>;
 
-/** The terms a query may meet: the index's, or those of a set of live results. */
+/**
+ * The words prefixes and typos are looked up among: the index's, or those of a set of live
+ * results. Pairs written together are left out: a pair holds its first word already.
+ */
 export interface Vocabulary {
   /** Terms longer than `prefix` that start with it. */
   prefixed(prefix: string): Iterable<string>;
@@ -19,7 +22,7 @@ export interface Vocabulary {
   near(term: string, distance: number): Iterable<string>;
 }
 
-/** A Vocabulary over MiniSearch's radix tree of terms (its values are not read). */
+/** A Vocabulary over MiniSearch's radix tree of words (its values are not read). */
 export function vocabularyOf(tree: SearchableMap<unknown>): Vocabulary {
   return {
     prefixed: (prefix) => [...tree.atPrefix(prefix).keys()].filter((t) => t !== prefix),

@@ -44,17 +44,20 @@ describe("stem", () => {
 });
 
 describe("runTerms", () => {
-  it("holds each word's stem and each adjacent pair written together; pairs are not counted in the length", () => {
-    expect(runTerms("Low Poly Trees")).toEqual({ terms: ["low", "poli", "tree", "lowpoli", "polytre"], length: 3 });
+  it("holds each word's stem and each adjacent pair written together", () => {
+    expect(runTerms("Low Poly Trees")).toEqual({ words: ["low", "poli", "tree"], pairs: ["lowpoli", "polytre"] });
   });
 
   it("makes every spelling of a compound meet", () => {
-    for (const spelling of ["low poly", "low-poly", "LowPoly", "lowpoly", "Low_Poly"]) expect(runTerms(spelling).terms, spelling).toContain("lowpoli");
+    for (const spelling of ["low poly", "low-poly", "LowPoly", "lowpoly", "Low_Poly"]) {
+      const { words, pairs } = runTerms(spelling);
+      expect([...words, ...pairs], spelling).toContain("lowpoli");
+    }
   });
 });
 
 describe("analyze", () => {
-  it("counts each term per field (title, tags, categories, description, author) and each field's length in words", () => {
+  it("counts each term per field (title, tags, categories, description, author), each field's length in words, and which terms are words", () => {
     const asset: Asset = {
       id: "x:1", provider: "x", nativeId: "1", title: "Oak Trees", type: "model", tags: ["tree", "low poly"], categories: ["Nature"],
       description: "Two oak trees.", author: "Ann", url: "https://x.example/1", downloadable: true,
@@ -73,6 +76,7 @@ describe("analyze", () => {
       ann: [0, 0, 0, 0, 1],
     });
     expect(doc.lengths).toEqual([2, 3, 1, 3, 1]);
+    expect([...doc.words]).toEqual(["oak", "tree", "low", "poli", "natur", "two", "ann"]);
   });
 
   it("pairs words within one tag, never across tags", () => {

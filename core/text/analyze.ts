@@ -10,6 +10,8 @@ export type Field = (typeof FIELDS)[number];
 export interface AnalyzedDoc {
   terms: Map<string, number[]>;
   lengths: number[];
+  /** The terms that are words of the asset (not only pairs written together): what prefixes and typos are looked up among. */
+  words: Set<string>;
 }
 
 /** The term two adjacent words make when written together ("low" "poly" → lowpoli). */
@@ -18,13 +20,10 @@ export const joined = (first: string, second: string): string => stem(first + se
 /**
  * The terms of one run of words (a title, one tag): each word's stem, and the stem of each adjacent
  * pair written together, so "low poly", "low-poly", "LowPoly" and "lowpoly" all hold `lowpoli`.
- * Pairs are not counted in the field's length.
  */
-export function runTerms(text: string): { terms: string[]; length: number } {
+export function runTerms(text: string): { words: string[]; pairs: string[] } {
   const ws = words(text);
-  const terms = ws.map(stem);
-  for (let i = 0; i + 1 < ws.length; i++) terms.push(joined(ws[i]!, ws[i + 1]!));
-  return { terms, length: ws.length };
+  return { words: ws.map(stem), pairs: ws.slice(1).map((w, i) => joined(ws[i]!, w)) };
 }
 
 /** Each field's runs: a title or a description is one run, each tag and category its own. */
@@ -34,12 +33,14 @@ function fieldRuns(asset: Asset): string[][] {
 
 export function analyze(asset: Asset): AnalyzedDoc {
   const terms = new Map<string, number[]>();
+  const words = new Set<string>();
   const lengths = fieldRuns(asset).map((runs, field) => {
     let length = 0;
     for (const run of runs) {
       const r = runTerms(run);
-      length += r.length;
-      for (const term of r.terms) {
+      length += r.words.length;
+      for (const w of r.words) words.add(w);
+      for (const term of [...r.words, ...r.pairs]) {
         let counts = terms.get(term);
         if (!counts) terms.set(term, (counts = FIELDS.map(() => 0)));
         counts[field]!++;
@@ -47,5 +48,5 @@ export function analyze(asset: Asset): AnalyzedDoc {
     }
     return length;
   });
-  return { terms, lengths };
+  return { terms, lengths, words };
 }
