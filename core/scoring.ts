@@ -21,9 +21,10 @@ export const SCORING = {
   prefixMinLength: 3,
   /**
    * Typo tolerance, only when exact and stemmed matches do not fill the page: words of at least
-   * `minLength` letters, within `maxEditShare` of their length in edits (rounded).
+   * `minLength` letters, within `maxEditShare` of their length in edits (rounded), at most
+   * `maxEdits` (the look-up grows with the distance: a 300-letter word must not cost a search).
    */
-  typo: { minLength: 5, maxEditShare: 0.2 },
+  typo: { minLength: 5, maxEditShare: 0.2, maxEdits: 2 },
   /**
    * The score within a band of equally good matches (core/ranking.ts): these sum to 1, so it is in
    * 0..1. `sourceRank` is the position in the source's own list (one list for all indexed sources);

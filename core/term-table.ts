@@ -47,7 +47,7 @@ export function termTable(plan: QueryPlan, vocabulary: Vocabulary): TermTable {
   if (plan.typos) {
     plan.words.forEach((w, i) => {
       if (!w.required || w.text.length < SCORING.typo.minLength) return;
-      const distance = Math.round(w.term.length * SCORING.typo.maxEditShare);
+      const distance = Math.min(SCORING.typo.maxEdits, Math.round(w.term.length * SCORING.typo.maxEditShare));
       for (const t of vocabulary.near(w.term, distance)) add(table, t, { words: [i], kind: "typo" });
     });
   }

@@ -98,4 +98,11 @@ describe("termTable", () => {
     expect(termTable(typos("grass"), vocabulary(words)).get("glass")).toEqual([{ words: [0], kind: "typo" }]);
     expect(termTable(typos("sofa grass"), vocabulary(words)).has("sola")).toBe(false);
   });
+
+  it("allows a fifth of a word's letters in edits, rounded, and never more than SCORING.typo.maxEdits", () => {
+    const asked: number[] = [];
+    const spy: Vocabulary = { prefixed: () => [], near: (_t, d) => (asked.push(d), []) };
+    for (const q of ["grass", "victorain", "x".repeat(40)]) termTable(typos(q), spy);
+    expect(asked).toEqual([1, 2, SCORING.typo.maxEdits]);
+  });
 });
