@@ -98,7 +98,7 @@ export function band(m: DocMatch): number {
 }
 
 /** Matches of one analysed document, term by term of the document. */
-export function matchDoc(doc: AnalyzedDoc, plan: QueryPlan, table: TermTable, weights: readonly number[], stats: CorpusStats): DocMatch {
+function matchDoc(doc: AnalyzedDoc, plan: QueryPlan, table: TermTable, weights: readonly number[], stats: CorpusStats): DocMatch {
   const builder = new MatchBuilder(plan.words.length);
   for (const [term, counts] of doc.terms) {
     const uses = table.get(term);
