@@ -3,7 +3,7 @@ import { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { rank, type RankCandidate } from "./ranking.ts";
-import type { AssetIndex } from "./search-index.ts";
+import type { AssetIndex, IndexHit } from "./search-index.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Asset, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
 import type { Source, SourceQuery } from "./source.ts";
@@ -66,9 +66,15 @@ function searchIndexed(sources: Source[], query: SourceQuery, plan: QueryPlan, w
   const searched = gateTypos(plan, hits.filter((h) => h.match.coverage === 1).length, wanted);
   if (searched.typos) hits = index.search(searched, filter, wish);
   const tookMs = Math.round(performance.now() - started);
+  const bySource = new Map<string, IndexHit[]>();
+  for (const h of hits) {
+    const list = bySource.get(h.asset.provider);
+    if (list) list.push(h);
+    else bySource.set(h.asset.provider, [h]);
+  }
   const pages = new Set<Asset>();
   const outcomes = sources.map((source) => {
-    const mine = hits.filter((h) => h.asset.provider === source.id);
+    const mine = bySource.get(source.id) ?? [];
     const listings = mine.slice(query.offset, query.offset + query.limit).map((h) => h.asset);
     for (const a of listings) pages.add(a);
     return { report: report(source, { status: "ok", count: listings.length, total: mine.length, tookMs }), listings };
