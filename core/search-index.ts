@@ -1,44 +1,13 @@
-import MiniSearch, { type Options, type SearchOptions } from "minisearch";
+import SearchableMap from "minisearch/SearchableMap";
 import { gunzipSync, gzipSync } from "node:zlib";
+import { fieldSaturation, type CorpusStats } from "./bm25.ts";
+import { BROWSE_MATCH, keeps, MatchBuilder, wordWeights, type DocMatch } from "./match.ts";
+import { planQuery, type QueryPlan } from "./query-plan.ts";
+import { compareTies, orderHits } from "./ranking.ts";
 import type { Asset } from "./schemas/index.ts";
-
-/** The fields a document of the index holds: the text fields searched, plus the filter fields stored. */
-type Doc = Pick<Asset, "id" | "title" | "provider" | "type" | "downloadable"> & {
-  tags: string;
-  categories: string;
-  description: string;
-  author: string;
-  free: boolean;
-};
-
-/**
- * MiniSearch options, every choice written down (DESIGN.md §8).
- * - fields: what is searched; storeFields: what the filters read without touching the records.
- * - tokenize: MiniSearch's default (Unicode space and punctuation), also splitting camelCase and
- *   snake_case slugs such as "ArmChair_01", so "arm chair" finds them.
- */
-export const INDEX_OPTIONS: Options<Doc> = {
-  idField: "id",
-  fields: ["title", "tags", "categories", "description", "author"],
-  storeFields: ["provider", "type", "downloadable", "free"],
-  tokenize: (text) =>
-    text
-      .replace(/([a-z])([A-Z])/g, "$1 $2")
-      .split(/[\s\p{P}\p{S}_]+/u)
-      .filter(Boolean),
-};
-
-/**
- * Search options: every term required (AND), prefix matching on the last term only (the one being
- * typed), typo tolerance only on terms of 5+ characters (short terms fuzzed match everything),
- * title weighted above tags above categories above the rest.
- */
-export const QUERY_OPTIONS: SearchOptions = {
-  combineWith: "AND",
-  prefix: (_term, i, terms) => i === terms.length - 1,
-  fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-  boost: { title: 3, tags: 2, categories: 1.5, description: 0.5, author: 1 },
-};
+import { termTable, vocabularyOf, type TermUse } from "./term-table.ts";
+import { analyze, FIELDS } from "./text/analyze.ts";
+import { isWished, typeWish, type TypeWish } from "./type-match.ts";
 
 export interface IndexFilter {
   providers?: ReadonlySet<string>;
@@ -51,75 +20,137 @@ export interface IndexFilter {
 
 export interface IndexHit {
   asset: Asset;
-  /** MiniSearch's relevance score (unbounded; the ranker normalises). */
-  relevance: number;
+  match: DocMatch;
 }
 
-/** The document MiniSearch indexes for an asset (also used by the ranker). */
-export const toDoc = (a: Asset): Doc => ({
-  id: a.id,
-  title: a.title,
-  provider: a.provider,
-  type: a.type,
-  downloadable: a.downloadable,
-  tags: a.tags.join(" "),
-  categories: (a.categories ?? []).join(" "),
-  description: a.description ?? "",
-  author: a.author ?? "",
-  free: a.price?.free ?? false,
-});
+/** A term's documents and, for each, the term's weighted field saturation there (query-independent, so computed once). */
+interface Postings {
+  docs: number[];
+  saturations: number[];
+}
 
-/** The prebuilt index of the indexed sources: the MiniSearch index plus the asset records. */
-export class AssetIndex {
+/** An asset found by its type alone, by a query of type words only. */
+const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 0 };
+
+const passes = (a: Asset, filter: IndexFilter): boolean =>
+  (!filter.providers || filter.providers.has(a.provider)) &&
+  (!filter.types || filter.types.has(a.type) || (filter.types.has("pack") && filter.packProviders?.has(a.provider) === true)) &&
+  (!filter.free || a.price?.free === true) &&
+  (!filter.downloadable || a.downloadable);
+
+/**
+ * The prebuilt index of the indexed sources: the asset records, and built from them when loaded,
+ * their terms with postings, their words (MiniSearch's radix tree, for prefix and typo look-ups)
+ * and the statistics text relevance reads (CorpusStats).
+ */
+export class AssetIndex implements CorpusStats {
   private readonly byId: Map<string, Asset>;
+  private readonly terms = new SearchableMap<Postings>();
+  /** The records' words, without the pairs written together: prefixes and typos are looked up here. */
+  private readonly words = new SearchableMap<true>();
+  readonly averageLengths: number[];
+  /** Document numbers in tie-break order, so that hits come out in it. */
+  private readonly tieOrder: number[];
 
   private constructor(
-    private readonly mini: MiniSearch<Doc>,
     readonly assets: Asset[],
     readonly builtAt: string,
   ) {
     this.byId = new Map(assets.map((a) => [a.id, a]));
+    const docs = assets.map(analyze);
+    this.averageLengths = FIELDS.map((_, f) => docs.reduce((sum, d) => sum + d.lengths[f]!, 0) / Math.max(docs.length, 1));
+    docs.forEach((doc, i) => {
+      for (const word of doc.words) this.words.set(word, true);
+      for (const [term, counts] of doc.terms) {
+        const saturation = fieldSaturation(counts, doc.lengths, this);
+        const postings = this.terms.get(term);
+        if (postings) {
+          postings.docs.push(i);
+          postings.saturations.push(saturation);
+        } else this.terms.set(term, { docs: [i], saturations: [saturation] });
+      }
+    });
+    this.tieOrder = assets.map((_, i) => i).sort((a, b) => compareTies(assets[a]!, assets[b]!));
   }
 
   static build(assets: Asset[], builtAt = new Date().toISOString()): AssetIndex {
-    const mini = new MiniSearch<Doc>(INDEX_OPTIONS);
-    const unique = [...new Map(assets.map((a) => [a.id, a])).values()];
-    mini.addAll(unique.map(toDoc));
-    return new AssetIndex(mini, unique, builtAt);
+    return new AssetIndex([...new Map(assets.map((a) => [a.id, a])).values()], builtAt);
   }
 
   static empty(): AssetIndex {
     return AssetIndex.build([], new Date(0).toISOString());
   }
 
-  /** Reads `index.json.gz` as written by `serialize`. */
+  /** Reads `index.json.gz` as written by `serialize`; the `index` of files written before is not read. */
   static deserialize(gz: Buffer): AssetIndex {
-    const data = JSON.parse(gunzipSync(gz).toString("utf8")) as { builtAt: string; assets: Asset[]; index: unknown };
-    const mini = MiniSearch.loadJS(data.index as never, INDEX_OPTIONS);
-    return new AssetIndex(mini, data.assets, data.builtAt);
+    const data = JSON.parse(gunzipSync(gz).toString("utf8")) as { builtAt: string; assets: Asset[] };
+    return new AssetIndex(data.assets, data.builtAt);
   }
 
+  /** The records only: the terms are rebuilt when loaded, so a change of text analysis needs no new file. */
   serialize(): Buffer {
-    return gzipSync(JSON.stringify({ builtAt: this.builtAt, assets: this.assets, index: this.mini.toJSON() }));
+    return gzipSync(JSON.stringify({ builtAt: this.builtAt, assets: this.assets }));
   }
 
   get(id: string): Asset | undefined {
     return this.byId.get(id);
   }
 
-  /** Every matching asset, best first; an empty query matches every asset that passes the filter. */
-  search(q: string, filter: IndexFilter = {}): IndexHit[] {
-    const passes = (r: Record<string, unknown>) =>
-      (!filter.providers || filter.providers.has(r.provider as string)) &&
-      (!filter.types ||
-        filter.types.has(r.type as string) ||
-        (filter.types.has("pack") && filter.packProviders?.has(r.provider as string) === true)) &&
-      (!filter.free || r.free === true) &&
-      (!filter.downloadable || r.downloadable === true);
-    const query = q.trim() ? q : MiniSearch.wildcard;
-    return this.mini
-      .search(query, { ...QUERY_OPTIONS, filter: passes })
-      .map((r) => ({ asset: this.byId.get(r.id as string)!, relevance: r.score }))
-      .filter((h) => h.asset !== undefined);
+  get documentCount(): number {
+    return this.assets.length;
+  }
+
+  documentFrequency(term: string): number {
+    return this.terms.get(term)?.docs.length ?? 0;
+  }
+
+  /**
+   * The one index ranking (core/ranking.ts orderHits) of the assets the plan finds, each with its
+   * match: those holding enough of the required words (`keeps`), with typos only when the plan says
+   * so. A query without words finds every asset; one of type words only, every asset of the wished
+   * types and every asset holding one of the words. `wish` defaults to the type words' types.
+   */
+  search(query: string | QueryPlan, filter: IndexFilter = {}, wish?: TypeWish): IndexHit[] {
+    const plan = typeof query === "string" ? planQuery(query) : query;
+    const wished = wish ?? typeWish([], plan, new Set());
+    return orderHits(plan.words.length ? this.matching(plan, filter, wished) : this.browsing(filter), wished);
+  }
+
+  private browsing(filter: IndexFilter): IndexHit[] {
+    return this.tieOrder.map((doc) => this.assets[doc]!).filter((a) => passes(a, filter)).map((asset) => ({ asset, match: BROWSE_MATCH }));
+  }
+
+  /**
+   * Term by term over the postings of the terms the plan meets. While some word is required, terms
+   * standing only for type words add to the documents other terms found but find none themselves.
+   */
+  private matching(plan: QueryPlan, filter: IndexFilter, wish: TypeWish): IndexHit[] {
+    const anyRequired = plan.words.some((w) => w.required);
+    const builders: (MatchBuilder | null | undefined)[] = new Array(this.assets.length);
+    const found = (doc: number) => (builders[doc] ??= passes(this.assets[doc]!, filter) ? new MatchBuilder(plan.words.length) : null);
+    const table = [...termTable(plan, vocabularyOf(this.words))];
+    const finds = (uses: TermUse[]) => !anyRequired || uses.some((u) => u.words.some((w) => plan.words[w]!.required));
+    for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, found);
+    for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, (doc) => builders[doc]);
+
+    const weights = wordWeights(plan, this);
+    const kept = keeps(plan);
+    const hits: IndexHit[] = [];
+    for (const doc of this.tieOrder) {
+      const asset = this.assets[doc]!;
+      const match = builders[doc]?.finish(plan, weights);
+      if (match && kept(match)) hits.push({ asset, match });
+      else if (!anyRequired && builders[doc] === undefined && isWished(asset, wish) && passes(asset, filter)) hits.push({ asset, match: TYPE_MATCH });
+    }
+    return hits;
+  }
+
+  private accumulate(term: string, uses: TermUse[], builderOf: (doc: number) => MatchBuilder | null | undefined): void {
+    const postings = this.terms.get(term);
+    if (!postings) return;
+    for (let j = 0; j < postings.docs.length; j++) {
+      const builder = builderOf(postings.docs[j]!);
+      if (builder) for (const use of uses) builder.add(use, postings.saturations[j]!);
+    }
   }
 }

@@ -1,13 +1,15 @@
 import pLimit from "p-limit";
 import { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
+import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { rank, type RankCandidate } from "./ranking.ts";
-import type { AssetIndex } from "./search-index.ts";
+import type { AssetIndex, IndexHit } from "./search-index.ts";
 import type { Runtime } from "./runtime.ts";
-import type { Asset, AssetType, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
+import type { Asset, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
 import type { Source, SourceQuery } from "./source.ts";
 import { UpstreamError } from "./http/types.ts";
 import { timeBox } from "./time-box.ts";
+import { expandTypes, typeWish, type TypeWish } from "./type-match.ts";
 
 export interface SearchDeps {
   sources: readonly Source[];
@@ -16,14 +18,6 @@ export interface SearchDeps {
   breakers: BreakerRegistry;
   /** Told of every source that was actually asked (for usage statistics). */
   onSourceResult?: (report: ProviderReport) => void;
-}
-
-/** Texture and material match each other everywhere (DESIGN.md §4). */
-export function expandTypes(types: readonly AssetType[]): AssetType[] {
-  const out = new Set(types);
-  if (out.has("texture")) out.add("material");
-  if (out.has("material")) out.add("texture");
-  return [...out];
 }
 
 /** A listing of a source whose unit is packs is a pack, whatever kind of asset it holds. */
@@ -48,23 +42,46 @@ const report = (source: Source, fields: Omit<ProviderReport, "provider" | "name"
   ...fields,
 });
 
-/** Indexed sources: one index query, then each source's own slice at the per-source offset. */
-function searchIndexed(sources: Source[], query: SourceQuery, index: AssetIndex): Outcome[] {
-  if (!sources.length) return [];
+interface IndexedOutcome {
+  outcomes: Outcome[];
+  /** The sources' pages, ranked by the one index ranking: their source rank is their place in it. */
+  candidates: RankCandidate[];
+  /** The plan as the index searched it (typos on or off), for the live results too. */
+  plan: QueryPlan;
+}
+
+/** Indexed sources: one index query and its one ranking, then each source's own slice at the per-source offset. */
+function searchIndexed(sources: Source[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex): IndexedOutcome {
+  const wanted = query.offset + query.limit;
+  if (!sources.length) return { outcomes: [], candidates: [], plan: gateTypos(plan, 0, wanted) };
   const started = performance.now();
-  const hits = index.search(query.q, {
+  const filter = {
     providers: new Set(sources.map((s) => s.id)),
     ...(query.types.length ? { types: new Set(query.types) } : {}),
-    packProviders: new Set(sources.filter((s) => s.unit === "packs").map((s) => s.id)),
+    packProviders: wish.packProviders,
     free: query.free,
     downloadable: query.downloadable,
-  });
+  };
+  let hits = index.search(plan, filter, wish);
+  const searched = gateTypos(plan, hits.filter((h) => h.match.coverage === 1).length, wanted);
+  if (searched.typos) hits = index.search(searched, filter, wish);
   const tookMs = Math.round(performance.now() - started);
-  return sources.map((source) => {
-    const mine = hits.filter((h) => h.asset.provider === source.id).map((h) => h.asset);
-    const listings = mine.slice(query.offset, query.offset + query.limit);
+  const bySource = new Map<string, IndexHit[]>();
+  for (const h of hits) {
+    const list = bySource.get(h.asset.provider);
+    if (list) list.push(h);
+    else bySource.set(h.asset.provider, [h]);
+  }
+  const pages = new Set<Asset>();
+  const outcomes = sources.map((source) => {
+    const mine = bySource.get(source.id) ?? [];
+    const listings = mine.slice(query.offset, query.offset + query.limit).map((h) => h.asset);
+    for (const a of listings) pages.add(a);
     return { report: report(source, { status: "ok", count: listings.length, total: mine.length, tookMs }), listings };
   });
+  const onPages = hits.filter((h) => pages.has(h.asset));
+  const candidates = onPages.map((h, i) => ({ asset: h.asset, match: h.match, sourceRank: i, sourceCount: onPages.length }));
+  return { outcomes, candidates, plan: searched };
 }
 
 /** Whether the error, or one it wraps, is a replay miss. */
@@ -120,6 +137,14 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
   }
 }
 
+/** The live sources in parallel, under the overall deadline (none to keep when no live source is asked). */
+async function searchLiveSources(live: Source[], query: SourceQuery, deps: SearchDeps): Promise<Outcome[]> {
+  if (!live.length) return [];
+  const limit = pLimit(deps.runtime.config.searchConcurrency);
+  const deadline = timeBox(deps.runtime.config.searchDeadlineMs);
+  return Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline.signal)))).finally(deadline.dispose);
+}
+
 /**
  * Aggregated search (DESIGN.md §4): pick sources, query the index and fan out to live sources in
  * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
@@ -150,21 +175,23 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
     else if (source.search) live.push(source);
   }
 
-  outcomes.push(...searchIndexed(indexed, query, deps.index));
-  const limit = pLimit(config.searchConcurrency);
-  const deadline = timeBox(config.searchDeadlineMs);
-  const liveOutcomes = await Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline.signal)))).finally(deadline.dispose);
+  const plan = planQuery(query.q);
+  const wish = typeWish(params.type, plan, new Set(deps.sources.filter((s) => s.unit === "packs").map((s) => s.id)));
+  const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index);
+  outcomes.push(...fromIndex.outcomes);
+  const liveOutcomes = await searchLiveSources(live, query, deps);
   for (const o of liveOutcomes) deps.onSourceResult?.(o.report);
   outcomes.push(...liveOutcomes);
 
   const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));
-  const candidates: RankCandidate[] = outcomes.flatMap(({ listings }) =>
-    listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length })),
-  );
+  const candidates: RankCandidate[] = [
+    ...fromIndex.candidates,
+    ...liveOutcomes.flatMap(({ listings }) => listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length }))),
+  ];
   const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
   const listings: Listing[] = candidates.map((c) => ({ asset: c.asset, access: accessOf.get(c.asset.provider) ?? "scrape" }));
   const merged = dedupe(listings).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
-  const results = rank(merged, { q: query.q, types: params.type }).slice(0, params.limit);
+  const results = rank(merged, { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index }).slice(0, params.limit);
 
   const order = new Map(deps.sources.map((s, i) => [s.id, i]));
   const providers = outcomes.map((o) => o.report).sort((a, b) => order.get(a.provider)! - order.get(b.provider)!);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { planQuery } from "../core/query-plan.ts";
 import { rank, type RankCandidate } from "../core/ranking.ts";
+import { SCORING } from "../core/scoring.ts";
+import { AssetIndex } from "../core/search-index.ts";
 import type { Asset } from "../core/schemas/index.ts";
 
 /** Synthetic assets: only the fields the ranker reads. */
@@ -30,24 +33,42 @@ describe("rank", () => {
   });
 
   it("ranks the word itself above a longer word it prefixes, however rare that word is", () => {
-    // Many titles hold "tree" (a common word among the candidates), one holds "trees": by IDF alone
-    // the rare prefix match would win. Each asset is alone in its source, first in its list.
-    const titles = ["Olive Trees", "Tree", "Oak Tree", "Pine Tree", "Palm Tree", "Tree Stump"];
+    // Many titles hold "tree", one holds "treehouse": by IDF alone the rare prefix match would win.
+    // ("Trees" is no prefix match any more: it stems to tree.) Each asset is alone in its source.
+    const titles = ["Treehouse", "Tree", "Oak Trees", "Pine Tree", "Palm Tree", "Tree Stump"];
     const out = rank(candidates(titles.map((title, i) => asset(`s${i}`, `t${i}`, { title }))), { q: "tree", types: [] });
     expect(out[0]!.title).toBe("Tree");
-    expect(out.at(-1)!.title).toBe("Olive Trees");
+    expect(out.at(-1)!.title).toBe("Treehouse");
   });
 
-  it("prefers the exact type, then free and downloadable", () => {
+  it("prefers the exact type", () => {
     const out = rank(
-      candidates([
-        asset("a", "tree-sprite", { title: "Tree", type: "sprite" }),
-        asset("b", "tree-model", { title: "Tree" }),
-        asset("c", "tree-free", { title: "Tree", downloadable: true, price: { free: true } }),
-      ]),
+      candidates([asset("a", "tree-sprite", { title: "Tree", type: "sprite" }), asset("b", "tree-model", { title: "Tree" })]),
       { q: "tree", types: ["model"] },
     );
-    expect(out.map((a) => a.id)).toEqual(["c:tree-free", "b:tree-model", "a:tree-sprite"]);
+    expect(out.map((a) => a.id)).toEqual(["b:tree-model", "a:tree-sprite"]);
+  });
+
+  it("boosts the types a type word names by the type weight, keeping the other types", () => {
+    const out = rank(
+      candidates([asset("a", "sprite", { title: "Pixel Sans", type: "sprite" }), asset("b", "font", { title: "Pixel Sans", type: "font" })]),
+      { q: "pixel font", types: [] },
+    );
+    expect(out.map((a) => a.id)).toEqual(["b:font", "a:sprite"]);
+    expect(out[0]!.score! - out[1]!.score!).toBeCloseTo(SCORING.weights.type, 4);
+  });
+
+  it("lets free and downloadable only break ties", () => {
+    const out = rank(
+      candidates([
+        asset("a", "free", { title: "Stump", description: "tree", downloadable: true, price: { free: true } }),
+        asset("b", "paid", { title: "Tree", price: { free: false } }),
+        asset("c", "free-too", { title: "Tree", price: { free: true } }),
+        asset("d", "free-dl", { title: "Tree", downloadable: true, price: { free: true } }),
+      ]),
+      { q: "tree", types: [] },
+    );
+    expect(out.map((a) => a.id)).toEqual(["d:free-dl", "c:free-too", "b:paid", "a:free"]);
   });
 
   it("keeps one source from filling the page and breaks ties by id", () => {
@@ -57,5 +78,38 @@ describe("rank", () => {
     const tie = rank(candidates([asset("x", "b", { title: "Tree" }), asset("y", "a", { title: "Tree" })]), { q: "tree", types: [] });
     expect(tie[0]!.score).toBe(tie[1]!.score);
     expect(tie.map((a) => a.id)).toEqual(["x:b", "y:a"]);
+  });
+
+  it("applies the diversity rule only among results whose text relevance is close: a weak match never climbs over strong ones", () => {
+    const many = ["t1", "t2", "t3", "t4"].map((s) => asset("big", s, { title: "Tree" }));
+    const weak = asset("small", "t9", { title: "Stump", description: "near a tree in the old oak forest by the river" });
+    const out = rank(candidates([...many, weak]), { q: "tree", types: [] });
+    expect(out.at(-1)!.id).toBe("small:t9");
+  });
+
+  it("ranks typo-only matches below every exact or stemmed match, whatever their source rank", () => {
+    const out = rank(
+      candidates([
+        asset("a", "glass", { title: "Glass", downloadable: true, price: { free: true } }),
+        ...["g1", "g2", "g3"].map((s) => asset("b", s, { title: "Field", description: "grass" })),
+      ]),
+      { q: "grass", types: [], plan: { ...planQuery("grass"), typos: true } },
+    );
+    expect(out.at(-1)!.id).toBe("a:glass");
+  });
+
+  it("gives scores that follow the order: each band of match quality its own range", () => {
+    const out = rank(candidates([asset("a", "full", { title: "Oak Tree" }), asset("b", "half", { title: "Oak" })]), { q: "oak tree", types: [] });
+    expect(out.map((a) => a.id)).toEqual(["a:full", "b:half"]);
+    expect(out[0]!.score).toBeGreaterThanOrEqual(0.5);
+    expect(out[1]!.score).toBeLessThanOrEqual(0.5);
+  });
+
+  it("scores a live result exactly as the index scores the same record, with the index's statistics", () => {
+    const records = [asset("p", "oak", { title: "Oak Tree", tags: ["oak"] }), asset("p", "pine", { title: "Pine Tree" }), asset("p", "elm", { title: "Elm" })];
+    const index = AssetIndex.build(records);
+    const [hit] = index.search("oak tree");
+    const one = (c: Omit<RankCandidate, "sourceRank" | "sourceCount">) => rank([{ ...c, sourceRank: 0, sourceCount: 1 }], { q: "oak tree", types: [], stats: index })[0]!.score;
+    expect(one({ asset: hit!.asset })).toBe(one({ asset: hit!.asset, match: hit!.match }));
   });
 });

@@ -135,11 +135,13 @@ describe("search coverage over the recordings (default limit 24, offset 0)", () 
   });
 
   it("pack: itch.io answers its recorded 'low poly tree' search although page 2 was never recorded", async () => {
-    const { providers, body } = await search("pack", "low poly tree");
-    // With itch.io's six, Quaternius' two tree packs (every Quaternius pack is tagged low poly).
-    expect(providers).toEqual(["itchio", "quaternius"]);
-    expect(body.results).toHaveLength(8);
-    expect(body.results.filter((r) => r.provider === "quaternius").map((r) => r.id)).toEqual(["quaternius:stylizedtree", "quaternius:ultimatenature"]);
+    const { body } = await search("pack", "low poly tree");
+    const ids = body.results.map((r) => r.id);
+    expect(ids.filter((id) => id.startsWith("itchio:"))).toHaveLength(6);
+    expect(ids).toContain("quaternius:stylizedtree");
+    // Its six hold every word: they rank above the icon sets, which hold some of the words only.
+    const place = (provider: string) => ids.flatMap((id, i) => (id.startsWith(`${provider}:`) ? [i] : []));
+    expect(Math.max(...place("itchio"))).toBeLessThan(Math.min(...place("iconify")));
     expect(body.providers.find((p) => p.provider === "itchio")).toMatchObject({ status: "ok", count: 6 });
   });
 

@@ -1,0 +1,130 @@
+import SearchableMap from "minisearch/SearchableMap";
+import { FIELD_WEIGHT_SUM, fieldSaturation, idf, type CorpusStats } from "./bm25.ts";
+import type { QueryPlan } from "./query-plan.ts";
+import type { Asset } from "./schemas/index.ts";
+import { SCORING } from "./scoring.ts";
+import { termTable, vocabularyOf, type MatchKind, type TermTable, type TermUse } from "./term-table.ts";
+import { analyze, type AnalyzedDoc } from "./text/analyze.ts";
+
+/** How well one asset matches a query; results are ordered by its band, then by score. */
+export interface DocMatch {
+  /** Share of the required words matched, typos included (1 when no word is required). */
+  coverage: number;
+  /** Share of the required words matched without a typo. */
+  exactCoverage: number;
+  /** 0 when every matched required word matched as a whole word, 1 when one matched only as a prefix, 2 only with a typo. */
+  quality: 0 | 1 | 2;
+  /** Text relevance in 0..1: per word, its IDF times its best match's weighted field saturation, over FIELD_WEIGHT_SUM per word (capped at 1). */
+  text: number;
+}
+
+/** An asset that holds no query word (a live source's own match we cannot see). */
+export const NO_MATCH: DocMatch = { coverage: 0, exactCoverage: 0, quality: 0, text: 0 };
+/** Every asset of a query without words. */
+export const BROWSE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 1 };
+
+/** Best kind first: a word matched several ways counts its best. */
+const KIND_RANK: Record<MatchKind, number> = { exact: 3, synonym: 3, prefix: 2, typo: 1 };
+
+/** The matches of one document, gathered term by term, then summed up by `finish`. */
+export class MatchBuilder {
+  /** Per query word: its best match's kind weight times field saturation, and that best kind's rank. */
+  private readonly best: number[];
+  private readonly rank: number[];
+
+  constructor(words: number) {
+    this.best = new Array<number>(words).fill(0);
+    this.rank = new Array<number>(words).fill(0);
+  }
+
+  add(use: TermUse, saturation: number): void {
+    const value = SCORING.kinds[use.kind] * saturation;
+    const rank = KIND_RANK[use.kind];
+    for (const w of use.words) {
+      if (value > this.best[w]!) this.best[w] = value;
+      if (rank > this.rank[w]!) this.rank[w] = rank;
+    }
+  }
+
+  /** `weights`: each word's IDF (see wordWeights). */
+  finish(plan: QueryPlan, weights: readonly number[]): DocMatch {
+    let required = 0;
+    let matched = 0;
+    let exact = 0;
+    let worst = 3;
+    let text = 0;
+    let most = 0;
+    for (let i = 0; i < plan.words.length; i++) {
+      const rank = this.rank[i]!;
+      text += weights[i]! * this.best[i]!;
+      most += weights[i]! * FIELD_WEIGHT_SUM;
+      if (!plan.words[i]!.required) continue;
+      required++;
+      if (!rank) continue;
+      matched++;
+      if (rank > KIND_RANK.typo) exact++;
+      worst = Math.min(worst, rank);
+    }
+    return {
+      coverage: required ? matched / required : 1,
+      exactCoverage: required ? exact / required : 1,
+      quality: worst === 3 ? 0 : worst === 2 ? 1 : 2,
+      text: most > 0 ? Math.min(1, text / most) : 0,
+    };
+  }
+}
+
+/** Each query word's IDF in the index: a rare word says more, however it was matched. */
+export const wordWeights = (plan: QueryPlan, stats: CorpusStats): number[] => plan.words.map((w) => idf(w.term, stats));
+
+/**
+ * Which matches the index keeps: those holding at least SCORING.minShouldMatch of the required
+ * words, rounded down, and at least one (any match when no word is required).
+ */
+export function keeps(plan: QueryPlan): (m: DocMatch) => boolean {
+  const required = plan.words.filter((w) => w.required).length;
+  const least = required ? Math.max(1, Math.floor(required * SCORING.minShouldMatch)) / required : 0;
+  return (m) => m.coverage >= least - 1e-9;
+}
+
+/**
+ * The band of a match as a number, lower is better: a match without typos before one found only
+ * through typos before none; then by the share of required words matched; then whole words before
+ * a prefix before a typo. Equal numbers are equally good matches.
+ */
+export function band(m: DocMatch): number {
+  const tier = m.exactCoverage > 0 ? 0 : m.coverage > 0 ? 1 : 2;
+  return tier * 10_000 + Math.round((1 - m.coverage) * 1000) * 10 + m.quality;
+}
+
+/** Matches of one analysed document, term by term of the document. */
+function matchDoc(doc: AnalyzedDoc, plan: QueryPlan, table: TermTable, weights: readonly number[], stats: CorpusStats): DocMatch {
+  const builder = new MatchBuilder(plan.words.length);
+  for (const [term, counts] of doc.terms) {
+    const uses = table.get(term);
+    if (!uses) continue;
+    const saturation = fieldSaturation(counts, doc.lengths, stats);
+    for (const use of uses) builder.add(use, saturation);
+  }
+  return builder.finish(plan, weights);
+}
+
+/**
+ * Matches of assets that are not in the index (live results), by the same rules and the index's
+ * statistics; prefixes and typos are looked up among these assets' own words.
+ */
+export function matchAssets(assets: readonly Asset[], plan: QueryPlan, stats: CorpusStats): Map<string, DocMatch> {
+  const out = new Map<string, DocMatch>();
+  if (!assets.length) return out;
+  if (!plan.words.length) {
+    for (const a of assets) out.set(a.id, BROWSE_MATCH);
+    return out;
+  }
+  const docs = assets.map(analyze);
+  const words = new SearchableMap<true>();
+  for (const doc of docs) for (const word of doc.words) words.set(word, true);
+  const table = termTable(plan, vocabularyOf(words));
+  const weights = wordWeights(plan, stats);
+  assets.forEach((a, i) => out.set(a.id, matchDoc(docs[i]!, plan, table, weights, stats)));
+  return out;
+}

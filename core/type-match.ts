@@ -1,0 +1,28 @@
+import type { QueryPlan } from "./query-plan.ts";
+import type { AssetType } from "./schemas/index.ts";
+
+/** Texture and material match each other everywhere (DESIGN.md §4). */
+export function expandTypes(types: readonly AssetType[]): AssetType[] {
+  const out = new Set(types);
+  if (out.has("texture")) out.add("material");
+  if (out.has("material")) out.add("texture");
+  return [...out];
+}
+
+/** The asset types the type signal rewards; a listing of a source whose unit is packs counts as a pack. */
+export interface TypeWish {
+  types: ReadonlySet<AssetType>;
+  packProviders: ReadonlySet<string>;
+}
+
+/**
+ * The requested types as asked (so the exact one is preferred over its texture/material twin) and
+ * the types the query's type words name, texture and material alike.
+ */
+export const typeWish = (requested: readonly AssetType[], plan: QueryPlan, packProviders: ReadonlySet<string>): TypeWish => ({
+  types: new Set([...requested, ...expandTypes(plan.boost)]),
+  packProviders,
+});
+
+export const isWished = (asset: { type: AssetType; provider: string }, wish: TypeWish): boolean =>
+  wish.types.has(asset.type) || (wish.types.has("pack") && wish.packProviders.has(asset.provider));

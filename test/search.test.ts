@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { searchAll } from "../core/search.ts";
+import { AssetIndex } from "../core/search-index.ts";
+import { SearchParams, SearchResponse, type Asset, type AssetType } from "../core/schemas/index.ts";
+import type { Source } from "../core/source.ts";
+import { fakeSource } from "./helpers/fake-source.ts";
+import { replayRuntime } from "./helpers/replay.ts";
+
+const indexedSource = (id: string, assetTypes: AssetType[] = ["model", "sprite", "font"]): Source => ({ ...fakeSource(id), mode: "indexed", assetTypes });
+
+const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
+  id: `${provider}:${slug}`, provider, nativeId: slug, title: slug, type: "model", tags: [], url: `https://${provider}.example/${slug}`, downloadable: true, price: { free: true }, ...extra,
+});
+
+async function search(assets: Asset[], sources: Source[], params: Record<string, string>) {
+  const deps = { sources, index: AssetIndex.build(assets), runtime: replayRuntime(), breakers: new BreakerRegistry() };
+  return SearchResponse.parse(await searchAll(SearchParams.parse(params), deps));
+}
+
+describe("searchAll over the index", () => {
+  it("gives indexed sources one source rank, their place in the one index ranking: a source's weak best gets no bonus", async () => {
+    const strong = ["1", "2", "3"].map((n) => asset("a", `oak-${n}`, { title: `Oak Tree ${n}` }));
+    const weak = asset("b", "stump", { title: "Stump", tags: ["oak", "tree"] });
+    const res = await search([...strong, weak], [indexedSource("a"), indexedSource("b")], { q: "oak tree" });
+    expect(res.results.map((r) => r.id)).toEqual(["a:oak-1", "a:oak-2", "a:oak-3", "b:stump"]);
+  });
+
+  it("turns typos on only when exact and stemmed matches do not fill the page, and lists them below", async () => {
+    const assets = [asset("a", "grass", { title: "Grass Field" }), asset("a", "glass", { title: "Glass Jar" })];
+    const one = await search(assets, [indexedSource("a")], { q: "grass", limit: "1" });
+    expect(one.results.map((r) => r.id)).toEqual(["a:grass"]);
+    expect(one.providers[0]).toMatchObject({ count: 1, total: 1 });
+    const two = await search(assets, [indexedSource("a")], { q: "grass", limit: "2" });
+    expect(two.results.map((r) => r.id)).toEqual(["a:grass", "a:glass"]);
+  });
+
+  it("keeps the type parameter a hard filter while a type word only boosts", async () => {
+    const assets = [asset("a", "font", { title: "Pixel Sans", type: "font" }), asset("a", "sheet", { title: "Pixel Sheet", type: "sprite" })];
+    const boosted = await search(assets, [indexedSource("a")], { q: "pixel font" });
+    expect(boosted.results.map((r) => r.id)).toEqual(["a:font", "a:sheet"]);
+    const filtered = await search(assets, [indexedSource("a")], { q: "pixel font", type: "sprite" });
+    expect(filtered.results.map((r) => r.id)).toEqual(["a:sheet"]);
+  });
+
+  it("pages each indexed source by its own offset through the one ranking, partial matches after complete ones", async () => {
+    const assets = [
+      ...["1", "2", "3"].map((n) => asset("a", `oak-tree-${n}`, { title: `Oak Tree ${n}` })),
+      ...["1", "2"].map((n) => asset("a", `oak-${n}`, { title: `Oak ${n}` })),
+    ];
+    const page = async (offset: number) => (await search(assets, [indexedSource("a")], { q: "oak tree", limit: "2", offset: String(offset) })).results.map((r) => r.id);
+    expect([...(await page(0)), ...(await page(2)), ...(await page(4))]).toEqual(["a:oak-tree-1", "a:oak-tree-2", "a:oak-tree-3", "a:oak-1", "a:oak-2"]);
+  });
+});
