@@ -47,6 +47,9 @@ describe("planQuery: synonyms", () => {
   it("expands one-way entries one way only", () => {
     expect(synonymsOf("sky")).toEqual(["skybox@0"]);
     expect(synonymsOf("skybox")).toEqual([]);
+    // A part of an interface finds UI assets; "ui" does not find every button.
+    expect(synonymsOf("button")).toEqual(["ui@0"]);
+    expect(synonymsOf("ui")).not.toContain("button@0");
   });
 
   it("lets a phrase stand for all its words, and a two-word synonym be matched written together", () => {

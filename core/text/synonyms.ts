@@ -88,6 +88,10 @@ export const SYNONYM_EXPANSIONS: Readonly<Record<string, readonly string[]>> = {
   car: ["vehicle"],
   truck: ["vehicle"],
   building: ["architecture"],
+  // parts of a user interface find UI assets
+  button: ["ui"],
+  menu: ["ui"],
+  hud: ["ui"],
   futuristic: ["scifi"],
   dusk: ["sunset"],
   dawn: ["sunrise"],
