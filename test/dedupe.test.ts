@@ -8,19 +8,9 @@ import { iconify } from "../sources/iconify.ts";
 import { kenney } from "../sources/kenney.ts";
 import { opengameart } from "../sources/opengameart.ts";
 import { replayContext } from "./helpers/replay.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
-/** Synthetic assets: only the fields the de-duplicator reads. */
-const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
-  id: `${provider}:${slug}`,
-  provider,
-  nativeId: slug,
-  title: slug,
-  type: "model",
-  tags: [],
-  url: `https://${provider}.example/${slug}`,
-  downloadable: false,
-  ...extra,
-});
+const asset = syntheticAsset;
 
 const api = (assets: Asset[]): Listing[] => assets.map((a) => ({ asset: a, access: "api" }));
 

@@ -4,19 +4,9 @@ import { rank, type RankCandidate } from "../core/ranking.ts";
 import { SCORING } from "../core/scoring.ts";
 import { AssetIndex } from "../core/search-index.ts";
 import type { Asset } from "../core/schemas/index.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
-/** Synthetic assets: only the fields the ranker reads. */
-const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
-  id: `${provider}:${slug}`,
-  provider,
-  nativeId: slug,
-  title: slug,
-  type: "model",
-  tags: [],
-  url: `https://${provider}.example/${slug}`,
-  downloadable: false,
-  ...extra,
-});
+const asset = syntheticAsset;
 
 const candidates = (assets: Asset[]): RankCandidate[] =>
   assets.map((a, i, all) => ({ asset: a, sourceRank: all.filter((b, j) => j < i && b.provider === a.provider).length, sourceCount: all.filter((b) => b.provider === a.provider).length }));

@@ -2,11 +2,9 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { planQuery } from "../core/query-plan.ts";
 import { AssetIndex } from "../core/search-index.ts";
-import type { Asset } from "../core/schemas/index.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
-const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
-  id: `${provider}:${slug}`, provider, nativeId: slug, title: slug, type: "model", tags: [], url: `https://${provider}.example/${slug}`, downloadable: false, ...extra,
-});
+const asset = syntheticAsset;
 
 const titles = (index: AssetIndex, ...args: Parameters<AssetIndex["search"]>) => index.search(...args).map((h) => h.asset.title);
 

@@ -5,13 +5,14 @@ import { AssetIndex } from "../core/search-index.ts";
 import { SearchParams, SearchResponse, type Asset, type AssetType } from "../core/schemas/index.ts";
 import type { Source } from "../core/source.ts";
 import { fakeSource } from "./helpers/fake-source.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 
 const indexedSource = (id: string, assetTypes: AssetType[] = ["model", "sprite", "font"]): Source => ({ ...fakeSource(id), mode: "indexed", assetTypes });
 
-const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset => ({
-  id: `${provider}:${slug}`, provider, nativeId: slug, title: slug, type: "model", tags: [], url: `https://${provider}.example/${slug}`, downloadable: true, price: { free: true }, ...extra,
-});
+/** Downloadable and free, as every indexed record is, so only the text decides. */
+const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset =>
+  syntheticAsset(provider, slug, { downloadable: true, price: { free: true }, ...extra });
 
 async function search(assets: Asset[], sources: Source[], params: Record<string, string>) {
   const deps = { sources, index: AssetIndex.build(assets), runtime: replayRuntime(), breakers: new BreakerRegistry() };
