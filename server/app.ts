@@ -32,7 +32,7 @@ function assetsDispatch(event: H3Event, deps: AppDeps) {
  * Which of the API's rules apply to a route, kept in its meta so that protection follows the route
  * the router matched, whatever spelling of the path reached it (`/mcp/`, `/v1//search`, `%73`).
  * - `cors`: readable from pages on any origin; preflights answered.
- * - `api`: also rate limited and, with a key configured, protected (contract §5 and §8).
+ * - `api`: also rate limited and, with a key configured, protected by the API key.
  * - `anyHost`: answered whatever the Host (health checks reach it by any name).
  */
 interface Rules {

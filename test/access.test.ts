@@ -1,5 +1,5 @@
 /**
- * Access control on every path that reaches a handler (issue 12): the key and the rate limit
+ * Access control on every path that reaches a handler: the key and the rate limit
  * follow the route the router matched, whatever spelling of its path; batches, forwarded
  * addresses, Host headers and asset ids cannot get around them.
  */

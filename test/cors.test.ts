@@ -1,4 +1,4 @@
-/** CORS (issue 12): pages on other origins can read the API and the published JSON, not the HTML page. */
+/** CORS: pages on other origins can read the API and the published JSON, not the HTML page. */
 import { describe, expect, it } from "vitest";
 import { testApp } from "./helpers/app.ts";
 

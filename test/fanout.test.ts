@@ -45,7 +45,7 @@ describe("live fan-out", () => {
     expect(ms).toBeLessThan(300 + 700);
   });
 
-  // Fails without the fix of issue 12 item 7 (checked by reverting core/search.ts): the garbage
+  // Fails with the AbortSignal.timeout inside AbortSignal.any that core/time-box.ts replaced: the garbage
   // collection drops the per-source AbortSignal.timeout and the first search reports tookMs ≈ 1000,
   // the overall deadline, instead of ≈ 300.
   it("the per-source timeout fires in every search even when a garbage collection runs during it", async () => {

@@ -1,5 +1,5 @@
 /**
- * CORS in a real browser (issue 12): a page served from a second loopback origin calls the API
+ * CORS in a real browser: a page served from a second loopback origin calls the API
  * with `fetch`, through Chromium's own preflight, and reads the rate-limit headers. The HTML page
  * of the service stays unreadable from that origin.
  *
