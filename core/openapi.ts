@@ -66,8 +66,8 @@ function componentSchemas(): Record<string, Json> {
     target: "draft-2020-12",
     io: "output", // response bodies are what the server outputs
     uri: (id) => `#/components/schemas/${id}`,
-    // Output mode closes every object (`additionalProperties: false`); the API grows additively
-    // (contract §9), so a closed response schema would make strict clients reject new fields.
+    // Output mode closes every object (`additionalProperties: false`); the API grows additively,
+    // so a closed response schema would make strict clients reject new fields.
     override: ({ zodSchema, jsonSchema }) => {
       const def = zodSchema._zod.def;
       if (def.type === "object" && !def.catchall && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;

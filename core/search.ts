@@ -146,7 +146,7 @@ async function searchLiveSources(live: Source[], query: SourceQuery, deps: Searc
 }
 
 /**
- * Aggregated search (DESIGN.md §4): pick sources, query the index and fan out to live sources in
+ * Aggregated search: pick sources, query the index and fan out to live sources in
  * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
  */
 export async function searchAll(params: SearchParams, deps: SearchDeps): Promise<SearchResponse> {

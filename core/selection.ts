@@ -1,5 +1,5 @@
 /**
- * File selection (DESIGN.md §5): from every file of an asset, pick the ones a person asked for.
+ * File selection: from every file of an asset, pick the ones a person asked for.
  *
  * `selectFiles(details, { format, resolution, maps, all })` is pure: it looks only at `details.files`
  * and `details.type`, never at the network.

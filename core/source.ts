@@ -11,7 +11,7 @@ export interface SourceQuery {
   downloadable: boolean;
   /** How many results the source should return at most. */
   limit: number;
-  /** Per-source offset (contract §4). */
+  /** Per-source offset. */
   offset: number;
 }
 
@@ -31,7 +31,7 @@ export interface SourceContext {
 }
 
 /**
- * The contract every source file implements (DESIGN.md §2).
+ * The contract every source file implements.
  * - indexed: `crawl` feeds the pipeline's index; no upstream call at search time.
  * - live: `search` is fanned out at search time.
  * - link: the site blocks bots; only `searchUrl`, never fetched.
@@ -58,7 +58,7 @@ export interface Source {
   census?(ctx: SourceContext): Promise<SourceCensus>;
 }
 
-/** The public Provider view of a source (contract §2). */
+/** The public Provider view of a source. */
 export function toProvider(source: Source, keys: Record<string, string | undefined>): Provider {
   const enabled = !source.key?.required || Boolean(keys[source.key.env]);
   return {

@@ -1,7 +1,7 @@
 import type { QueryPlan } from "./query-plan.ts";
 import type { AssetType } from "./schemas/index.ts";
 
-/** Texture and material match each other everywhere (DESIGN.md §4). */
+/** Texture and material match each other everywhere. */
 export function expandTypes(types: readonly AssetType[]): AssetType[] {
   const out = new Set(types);
   if (out.has("texture")) out.add("material");

@@ -11,7 +11,7 @@ export const neverCounted = (c: SourceCensus): boolean => c.stale !== undefined 
 const bound = (count: number, atLeast: boolean): CountWithBound => (atLeast ? { count, atLeast } : { count });
 
 /**
- * Sums the per-source census into the Catalog (contract §2).
+ * Sums the per-source census into the Catalog.
  * Units: a listing is one entry on a site, a single asset or a pack; `listings` adds them as
  * listings and never expands a pack into its assets (each source says its `unit`).
  * Bounds: a total is `atLeast` when any source's count is capped, or when a source does not say

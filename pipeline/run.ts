@@ -55,7 +55,7 @@ function uncounted(source: Source, reason: string, countedAt: string): SourceCen
   };
 }
 
-/** Census of one source; on failure its last good numbers, marked stale (contract §3). */
+/** Census of one source; on failure its last good numbers, marked stale. */
 async function countSource(source: Source, runtime: Runtime, previous: Catalog | undefined) {
   const countedAt = runtime.now().toISOString();
   if (!source.census) {
@@ -86,7 +86,7 @@ async function crawlSource(source: Source, runtime: Runtime, previous: AssetInde
 }
 
 /**
- * The daily job (DESIGN.md §1): census and crawl of every registered source → catalog.json,
+ * The daily job: census and crawl of every registered source → catalog.json,
  * catalog-history.json and index.json.gz, published together as one set (see publishSet). A
  * failing source never loses what the previous run had. Returns the set's name too.
  */

@@ -2,7 +2,7 @@ import type { H3Event } from "h3";
 import { UpstreamError } from "../core/http/types.ts";
 import type { ErrorBody } from "../core/schemas/index.ts";
 
-/** An error the API answers with its own status and an `{ error }` body (contract §7). */
+/** An error the API answers with its own status and an `{ error }` body. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AssetIndex } from "../core/search-index.ts";
 import { Catalog, CatalogHistory } from "../core/schemas/index.ts";
 
-/** The static files the pipeline publishes (DESIGN.md §1), loaded once at start. */
+/** The static files the pipeline publishes, loaded once at start. */
 export interface Published {
   index: AssetIndex;
   catalog: Catalog | undefined;

@@ -66,7 +66,7 @@ export async function startServer(
   });
   await Promise.all([server.ready(), redis?.connected]);
   if (config.metricsPort !== undefined) {
-    // Prometheus /metrics on its own port only, never on the public app (issue 6).
+    // Prometheus /metrics on its own port only, never on the public app.
     metrics = await startMetricsServer(deps.usage.metrics, { port: config.metricsPort, host: config.host });
     console.error(`metrics on http://${config.host}:${metrics.port}/metrics`);
   }

@@ -47,7 +47,7 @@ const CASES: Case[] = [
     type: "material",
     q: "wood",
     providers: ["3dtextures", "polyhaven", "texturecan"],
-    why: "material and texture match each other (DESIGN.md §4): the same answers as texture 'wood'",
+    why: "material and texture match each other: the same answers as texture 'wood'",
   },
   {
     type: "hdri",

@@ -49,7 +49,7 @@ export class ReplayMissError extends Error {
 }
 
 /**
- * An undici dispatcher that answers every request from recorded responses (DESIGN.md §3).
+ * An undici dispatcher that answers every request from recorded responses.
  * An unrecorded request fails like a network error that names the URL.
  */
 export class ReplayDispatcher extends Dispatcher {

@@ -46,7 +46,7 @@ export class UpstreamError extends Error {
   }
 }
 
-/** The one HTTP client every source, the pipeline and the downloader use (DESIGN.md §2). */
+/** The one HTTP client every source, the pipeline and the downloader use. */
 export interface HttpClient {
   /** GET a text body; non-2xx → UpstreamError(kind "http", status). Cached and de-duplicated. */
   getText(url: string, options?: RequestOptions): Promise<TextResponse>;

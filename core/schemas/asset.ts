@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Asset types of the contract (§2). */
+/** The asset types the API knows. */
 export const ASSET_TYPES = ["model", "texture", "material", "hdri", "sprite", "ui", "audio", "font", "pack", "other"] as const;
 export const AssetType = z.enum(ASSET_TYPES).meta({ id: "AssetType" });
 export type AssetType = z.infer<typeof AssetType>;

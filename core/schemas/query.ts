@@ -53,7 +53,7 @@ const typesParam = z
     return [...new Set(types)] as AssetType[];
   });
 
-/** `GET /v1/search` query parameters (contract §4). Source ids are checked against the registry by the route. */
+/** `GET /v1/search` query parameters. Source ids are checked against the registry by the route. */
 export const SearchParams = z.object({
   q: z
     .string()
@@ -74,7 +74,7 @@ export const SearchParams = z.object({
 });
 export type SearchParams = z.output<typeof SearchParams>;
 
-/** `/v1/assets/{id}/files` and `/download` query parameters (contract §4). */
+/** `/v1/assets/{id}/files` and `/download` query parameters. */
 export const FileParams = z.object({
   format: z
     .string()

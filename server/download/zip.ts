@@ -1,5 +1,5 @@
 /**
- * The streamed zip of a multi-file download (DESIGN.md §5).
+ * The streamed zip of a multi-file download.
  *
  * Layout: `<provider>-<slug>/` holding each selected file at the folder root, its companion files
  * (`includes`) at their relative paths, and `LICENSE.txt` with the credits, so a glTF opens as

@@ -1,5 +1,5 @@
 /**
- * `POST /mcp` (contract §4, DESIGN.md §6): MCP over Streamable HTTP, stateless. Every request gets
+ * `POST /mcp`: MCP over Streamable HTTP, stateless. Every request gets
  * a new `McpServer` and a new web-standard transport answering with plain JSON (no SSE, no session).
  *
  * Who answers what:

@@ -1,5 +1,5 @@
 /**
- * The MCP tools (DESIGN.md §6): the same capabilities as `/v1/*`, for agents, over Streamable HTTP
+ * The MCP tools: the same capabilities as `/v1/*`, for agents, over Streamable HTTP
  * (`server/mcp/http.ts`) and stdio (`asset-search mcp`).
  *
  * - `search_assets` → the aggregated search (`runSearch`, as `GET /v1/search`).

@@ -16,7 +16,7 @@ function presentedKey(event: H3Event): string | undefined {
   return bearer ?? event.req.headers.get("x-api-key") ?? event.url.searchParams.get("api_key") ?? undefined;
 }
 
-/** Refuses a request without the configured key (contract §5); no key configured → open. */
+/** Refuses a request without the configured key; no key configured → open. */
 export function requireApiKey(event: H3Event, key: string | undefined): void {
   if (!key) return;
   const given = presentedKey(event);

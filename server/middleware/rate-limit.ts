@@ -40,7 +40,7 @@ function headers(limit: number, res: RateLimiterRes): Record<string, string> {
 }
 
 /**
- * Per-client limit on /v1/* and /mcp (contract §8) with rate-limiter-flexible; `perMinute` 0 = off.
+ * Per-client limit on /v1/* and /mcp with rate-limiter-flexible; `perMinute` 0 = off.
  * `limiter` lets a shared store (Redis) replace the in-memory one.
  */
 export function createRateLimit(perMinute: number, proxyHops: number, limiter?: RateLimiterAbstract): RateLimit | undefined {

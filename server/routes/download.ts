@@ -25,7 +25,7 @@ export function deliveryOf(ref: AssetRef, details: AssetDetails, files: AssetFil
 
 /**
  * GET /v1/assets/{id}/download: one self-contained file → 302 to the source; several files, or a
- * file with companions → a streamed zip (DESIGN.md §5). Files behind a login are never delivered.
+ * file with companions → a streamed zip. Files behind a login are never delivered.
  */
 export async function downloadRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<Response> {
   const { ref, details, files } = await selection(event, deps, rawId);

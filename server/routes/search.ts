@@ -24,7 +24,7 @@ export async function runSearch(params: SearchParams, deps: AppDeps, listedAt?: 
   });
 }
 
-/** GET /v1/search (contract §4). */
+/** GET /v1/search. */
 export async function searchRoute(event: H3Event, deps: AppDeps): Promise<SearchResponse> {
   return runSearch(parseQuery(event, SearchParams), deps);
 }

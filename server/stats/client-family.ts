@@ -1,7 +1,7 @@
 /**
  * The User-Agent of a request, reduced to one of a few client families for the usage statistics.
  * Only the family leaves this function: the raw User-Agent is never stored, counted or exposed
- * (issue 6: no query text, IP address or user agent, ever). The list is fixed, so it is safe as a
+ * (no query text, IP address or user agent, ever). The list is fixed, so it is safe as a
  * metrics label.
  */
 

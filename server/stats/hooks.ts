@@ -1,5 +1,5 @@
 /**
- * Where the public app counts (issue 6), kept out of the route files: the surface of a search,
+ * Where the public app counts, kept out of the route files: the surface of a search,
  * the wrappers that count a route's success, and the HTTP metrics middleware.
  */
 import type { H3Event, Middleware } from "h3";

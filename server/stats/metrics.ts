@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (issue 6, DESIGN.md §6): prom-client on a PRIVATE registry (never the global
+ * Prometheus metrics: prom-client on a PRIVATE registry (never the global
  * one, so nothing a library registers leaks in and two apps in one process do not collide), with
  * bounded labels only: route templates (never raw paths), source ids from the registry, surfaces,
  * client families, MCP tool names (capped), asset types and outcomes. No label ever holds query

@@ -1,5 +1,5 @@
 /**
- * Metrics mode of `/v1/stats` (issue 6): the `24h` and `7d` windows, the breakdowns and the
+ * Metrics mode of `/v1/stats`: the `24h` and `7d` windows, the breakdowns and the
  * per-source health read from Prometheus's HTTP API (`/api/v1/query`), over the counters of
  * server/stats/metrics.ts as scraped from every replica (summed).
  *

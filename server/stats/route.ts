@@ -1,5 +1,5 @@
 /**
- * `GET /v1/stats` (contract §4, issue 6): the Stats shape of core/schemas/stats.ts, cached in
+ * `GET /v1/stats`: the Stats shape of core/schemas/stats.ts, cached in
  * memory for 60 seconds with a matching `Cache-Control`.
  *
  * - Process mode (default): `source: "process"`, `since` = the start, one window `process`.

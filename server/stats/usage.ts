@@ -1,5 +1,5 @@
 /**
- * Usage counting (issue 6): aggregate counts only, counted in this process and mirrored into the
+ * Usage counting: aggregate counts only, counted in this process and mirrored into the
  * Prometheus metrics. Nothing here can hold a query, an address or a user agent: the inputs are
  * a surface, asset types, a yes/no, a client family, a tool name and per-source reports, and every
  * one of them is kept within a fixed or capped set of names.

@@ -17,7 +17,7 @@ export interface Candidate {
   from: string;
 }
 
-/** The query's types as the search expands them: texture and material match each other (DESIGN.md §4). */
+/** The query's types as the search expands them: texture and material match each other. */
 function typesOf(query: JudgedQuery): AssetType[] {
   const types = new Set(query.type ? query.type.split(",").map((t) => t.trim() as AssetType) : []);
   if (types.has("texture") || types.has("material")) types.add("texture").add("material");
