@@ -3,36 +3,15 @@
  * follow the route the router matched, whatever spelling of its path; batches, forwarded
  * addresses, Host headers and asset ids cannot get around them.
  */
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { ErrorBody } from "../core/schemas/index.ts";
 import { listen, testApp } from "./helpers/app.ts";
+import { rawRequest } from "./helpers/raw-request.ts";
 
 const KEY = "s3cret-key";
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const toolCall = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_providers", arguments: {} } });
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One request over a real socket with the path exactly as written (no URL normalisation on the way). */
-function raw(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method, path, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 /** Every way of spelling `path` that a router or a URL parser might take for the same route. */
 function variants(path: string): string[] {
@@ -79,7 +58,7 @@ describe("every spelling of a protected route is protected like it, or not serve
     const headers = method === "POST" ? MCP_HEADERS : {};
     const seen: string[] = [];
     for (const variant of variants(path)) {
-      const res = await raw(server.url, method, variant, headers, body);
+      const res = await rawRequest(server.url, method, variant, headers, body);
       seen.push(`${variant} → ${res.status}`);
       if (res.status === 404) {
         expect(JSON.parse(res.body).error, variant).toMatch(/^no route for /);
@@ -97,7 +76,7 @@ describe("every spelling of a protected route is protected like it, or not serve
   });
 
   it("/mcp/ with the key answers the tool call (it is the same route)", async () => {
-    const res = await raw(server.url, "POST", "/mcp/", { ...MCP_HEADERS, "x-api-key": KEY }, JSON.stringify(toolCall(1)));
+    const res = await rawRequest(server.url, "POST", "/mcp/", { ...MCP_HEADERS, "x-api-key": KEY }, JSON.stringify(toolCall(1)));
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).result.structuredContent.providers.length).toBeGreaterThan(20);
   });
@@ -110,7 +89,7 @@ describe("the rate limit on /mcp/ spellings", () => {
     try {
       const statuses: (string | undefined)[] = [];
       for (const path of ["/mcp/", "/mcp/.", "/mcp", "/mcp/"]) {
-        const res = await raw(server.url, "POST", path, MCP_HEADERS, JSON.stringify(toolCall(1)));
+        const res = await rawRequest(server.url, "POST", path, MCP_HEADERS, JSON.stringify(toolCall(1)));
         statuses.push(`${res.status} r=${res.headers["ratelimit-remaining"]}`);
       }
       expect(statuses).toEqual(["200 r=2", "200 r=1", "200 r=0", "429 r=0"]);
@@ -189,9 +168,9 @@ describe("Host", () => {
     const { app } = await testApp();
     const server = await listen(app);
     try {
-      const res = await raw(server.url, "GET", "/v1/assets/polyhaven:ArmChair_01", { host: "evil.example:8787" });
+      const res = await rawRequest(server.url, "GET", "/v1/assets/polyhaven:ArmChair_01", { host: "evil.example:8787" });
       expect(res.status).toBe(421);
-      const ok = await raw(server.url, "GET", "/v1/assets/polyhaven:ArmChair_01");
+      const ok = await rawRequest(server.url, "GET", "/v1/assets/polyhaven:ArmChair_01");
       expect(JSON.parse(ok.body).shareUrl).toBe(`${server.url}/?asset=polyhaven%3AArmChair_01`);
     } finally {
       await server.close();

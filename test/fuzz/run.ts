@@ -12,19 +12,17 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { request } from "node:http";
 import { connect } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort, until } from "../helpers/daemon.ts";
+import { rawRequest, type RawAnswer } from "../helpers/raw-request.ts";
 import { FUZZ_KEY, fuzzCases, type FuzzCase } from "./cases.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CONCURRENCY = 6;
 const REQUEST_TIMEOUT_MS = 15_000;
 const RSS_MARGIN_BYTES = 50 * 1024 * 1024;
-/** Only this much of a body is kept: enough for any error; large 200s (zips) are read and dropped. */
-const BODY_KEEP_BYTES = 64 * 1024;
 
 export interface FuzzOptions {
   count: number;
@@ -46,12 +44,6 @@ export interface FuzzReport {
   rssStartBytes: number;
   rssAfterBytes: number;
   ms: number;
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
 }
 
 /** The server as `npm start` runs it, over the recordings, with a key, a limit too high to reach and one trusted proxy hop. */
@@ -86,27 +78,8 @@ function rssOf(pid: number): number {
   return Number(kb) * 1024;
 }
 
-function sendHttp(base: string, c: Extract<FuzzCase, { kind: "http" }>): Promise<Answer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method: c.method, path: c.path, headers: c.headers, agent: false, timeout: REQUEST_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on("data", (chunk: Buffer) => {
-        if (kept < BODY_KEEP_BYTES) chunks.push(chunk);
-        kept += chunk.length;
-      });
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
-    req.on("error", reject);
-    req.end(c.body);
-  });
-}
-
 /** Splits a raw HTTP/1.1 answer; undefined until its head and (length-framed or chunked) body are complete. */
-function parseRaw(text: string): Answer | undefined {
+function parseRaw(text: string): RawAnswer | undefined {
   const end = text.indexOf("\r\n\r\n");
   if (end < 0) return undefined;
   const [statusLine = "", ...lines] = text.slice(0, end).split("\r\n");
@@ -127,7 +100,7 @@ function parseRaw(text: string): Answer | undefined {
   return { status: Number(statusLine.split(" ")[1]), headers, body };
 }
 
-function sendRaw(base: string, bytes: string): Promise<Answer> {
+function sendRaw(base: string, bytes: string): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -153,7 +126,7 @@ const isMcp = (c: FuzzCase) => c.kind === "http" && /^\/mcp\/?$/.test(new URL(c.
 const isAsset = (c: FuzzCase) => c.kind === "http" && new URL(c.path, "http://x").pathname.startsWith("/v1/assets/");
 
 /** What is wrong with this answer, or undefined. */
-function violation(c: FuzzCase, a: Answer): string | undefined {
+function violation(c: FuzzCase, a: RawAnswer): string | undefined {
   if (a.status >= 500 && !((a.status === 502 || a.status === 503) && isAsset(c))) return `${a.status} is not a documented upstream failure`;
   if (a.status < 400 || (c.kind === "http" && c.method === "HEAD")) return undefined;
   let body: { error?: unknown; jsonrpc?: unknown } | undefined;
@@ -199,7 +172,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         report.sent++;
         report.byCategory[c.category] = (report.byCategory[c.category] ?? 0) + 1;
         try {
-          const answer = c.kind === "raw" ? await sendRaw(server.base, c.bytes) : await sendHttp(server.base, c);
+          const answer = c.kind === "raw" ? await sendRaw(server.base, c.bytes) : await rawRequest(server.base, c.method, c.path, c.headers, c.body);
           report.byStatus[answer.status] = (report.byStatus[answer.status] ?? 0) + 1;
           const wrong = violation(c, answer);
           if (wrong) report.violations.push(`${wrong} ← ${describeCase(c)}`);
