@@ -6,8 +6,9 @@ import { rank, type RankCandidate } from "./ranking.ts";
 import type { AssetIndex, IndexHit } from "./search-index.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Asset, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
-import type { Source, SourceQuery } from "./source.ts";
+import type { IndexedSource, LiveSource, Source, SourceQuery } from "./source.ts";
 import { UpstreamError } from "./http/types.ts";
+import { toSourceError } from "./source-error.ts";
 import { timeBox } from "./time-box.ts";
 import { expandTypes, typeWish, type TypeWish } from "./type-match.ts";
 
@@ -51,7 +52,7 @@ interface IndexedOutcome {
 }
 
 /** Indexed sources: one index query and its one ranking, then each source's own slice at the per-source offset. */
-function searchIndexed(sources: Source[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex): IndexedOutcome {
+function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex): IndexedOutcome {
   const wanted = query.offset + query.limit;
   if (!sources.length) return { outcomes: [], candidates: [], plan: gateTypos(plan, 0, wanted) };
   const started = performance.now();
@@ -90,10 +91,11 @@ function isUnrecorded(err: unknown): boolean {
   return false;
 }
 
-const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 300);
+/** The error of a source, naming it once, cut to a line's length. */
+const errorMessage = (source: Source, err: unknown): string => toSourceError(source.id, err).message.slice(0, 300);
 
 /** One live source under its own timeout, the overall deadline and its circuit breaker. */
-async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal): Promise<Outcome> {
+async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal): Promise<Outcome> {
   const { config } = deps.runtime;
   const breaker = deps.breakers.for(source.id);
   if (!breaker.tryAcquire()) {
@@ -106,7 +108,7 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
   // A source that ignores its signal still loses the race: the search never waits past the timeout.
   const timedOut = new Promise<"timeout">((resolve) => signal.addEventListener("abort", () => resolve("timeout"), { once: true }));
   try {
-    const result = await Promise.race([source.search!(query, deps.runtime.context(signal)), timedOut]);
+    const result = await Promise.race([source.search(query, deps.runtime.context(signal)), timedOut]);
     if (result === "timeout") {
       breaker.failure();
       return { report: report(source, { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }), listings: [] };
@@ -125,11 +127,11 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
   } catch (err) {
     // A query replay mode has no recording of says nothing about the site's health.
     if (!isUnrecorded(err)) breaker.failure();
-    const timeout = signal.aborted || (err instanceof UpstreamError && err.kind === "timeout");
+    const timeout = signal.aborted || toSourceError(source.id, err).kind === "timeout";
     return {
       report: report(source, timeout
         ? { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }
-        : { status: "error", count: 0, error: `${source.id}: ${errorMessage(err)}`, tookMs: took() }),
+        : { status: "error", count: 0, error: errorMessage(source, err), tookMs: took() }),
       listings: [],
     };
   } finally {
@@ -138,7 +140,7 @@ async function searchLive(source: Source, query: SourceQuery, deps: SearchDeps, 
 }
 
 /** The live sources in parallel, under the overall deadline (none to keep when no live source is asked). */
-async function searchLiveSources(live: Source[], query: SourceQuery, deps: SearchDeps): Promise<Outcome[]> {
+async function searchLiveSources(live: LiveSource[], query: SourceQuery, deps: SearchDeps): Promise<Outcome[]> {
   if (!live.length) return [];
   const limit = pLimit(deps.runtime.config.searchConcurrency);
   const deadline = timeBox(deps.runtime.config.searchDeadlineMs);
@@ -163,8 +165,8 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
   const considered = deps.sources.filter((s) => !allowed || allowed.has(s.id));
 
   const outcomes: Outcome[] = [];
-  const indexed: Source[] = [];
-  const live: Source[] = [];
+  const indexed: IndexedSource[] = [];
+  const live: LiveSource[] = [];
   for (const source of considered) {
     const reason = source.mode === "link" ? undefined : skipReason(source, query, config.keys);
     if (source.mode === "link") {
@@ -172,7 +174,7 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
     } else if (reason) {
       outcomes.push({ report: report(source, { status: "skipped", count: 0, error: reason, tookMs: 0 }), listings: [] });
     } else if (source.mode === "indexed") indexed.push(source);
-    else if (source.search) live.push(source);
+    else live.push(source);
   }
 
   const plan = planQuery(query.q);

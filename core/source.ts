@@ -30,13 +30,8 @@ export interface SourceContext {
   now: () => Date;
 }
 
-/**
- * The contract every source file implements.
- * - indexed: `crawl` feeds the pipeline's index; no upstream call at search time.
- * - live: `search` is fanned out at search time.
- * - link: the site blocks bots; only `searchUrl`, never fetched.
- */
-export interface Source {
+/** What a source is, whatever its mode: the static facts the providers list shows. */
+export interface SourceMeta {
   id: string;
   name: string;
   homepage: string;
@@ -46,17 +41,38 @@ export interface Source {
   pricing: Pricing;
   license?: License;
   supportsDownload: boolean;
-  mode: "indexed" | "live" | "link";
   /** Environment variable of the optional key, and whether the source needs it to work at all. */
   key?: { env: string; required: boolean };
   /** Search results of this source are `unit` items: single assets or packs. */
   unit?: "assets" | "packs";
+}
+
+interface SourceBase extends SourceMeta {
+  /** The same search on the site, for people. */
   searchUrl(query: SourceQuery): string;
-  search?(query: SourceQuery, ctx: SourceContext): Promise<SourceSearchResult>;
-  crawl?(ctx: SourceContext): Promise<Asset[]>;
   getAsset?(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null>;
   census?(ctx: SourceContext): Promise<SourceCensus>;
 }
+
+/** `crawl` feeds the pipeline's index; no upstream call at search time. */
+export interface IndexedSource extends SourceBase {
+  mode: "indexed";
+  crawl(ctx: SourceContext): Promise<Asset[]>;
+}
+
+/** `search` is fanned out at search time. */
+export interface LiveSource extends SourceBase {
+  mode: "live";
+  search(query: SourceQuery, ctx: SourceContext): Promise<SourceSearchResult>;
+}
+
+/** The site blocks bots: only `searchUrl`, never fetched. */
+export interface LinkSource extends SourceBase {
+  mode: "link";
+}
+
+/** The contract every source file implements, told apart by `mode`. */
+export type Source = IndexedSource | LiveSource | LinkSource;
 
 /** The public Provider view of a source. */
 export function toProvider(source: Source, keys: Record<string, string | undefined>): Provider {

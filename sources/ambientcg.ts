@@ -23,8 +23,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { fetchJson, fetchText, shapeError, unlessGone } from "./internal/fetch.ts";
-import { kResolution, sortResolutions, typeFilter } from "./internal/texture-sites.ts";
+import { fetchJson, fetchText, shapeError, unlessGone } from "./kit/fetch.ts";
+import { kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 
 const ID = "ambientcg";
 const NAME = "ambientCG";

@@ -14,12 +14,12 @@
  *   scene id only groups downloads of one Blender scene; this server sends one fixed id.
  */
 import { z } from "zod";
-import { fetchJson, unlessGone } from "./internal/fetch.ts";
+import { fetchJson, unlessGone } from "./kit/fetch.ts";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { collectWindow, pageWindow } from "./internal/page-window.ts";
+import { collectWindow, pageWindow } from "./kit/page-window.ts";
 
 const SITE = "https://www.blenderkit.com";
 const API = `${SITE}/api/v1`;

@@ -19,8 +19,8 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { fetchJson, fetchText, isGone, shapeError } from "./internal/fetch.ts";
-import { DAY_MS, kResolution } from "./internal/texture-sites.ts";
+import { fetchJson, fetchText, isGone, shapeError } from "./kit/fetch.ts";
+import { DAY_MS, kResolution } from "./kit/texture-sites.ts";
 
 const ID = "cgbookcase";
 const NAME = "cgbookcase";

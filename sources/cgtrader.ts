@@ -26,8 +26,8 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError, type TextResponse } from "../core/http/types.ts";
-import { collectWindow, pageWindow } from "./internal/page-window.ts";
-import { unlessGone } from "./internal/fetch.ts";
+import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { unlessGone } from "./kit/fetch.ts";
 
 const SITE = "https://www.cgtrader.com";
 const ID = "cgtrader";

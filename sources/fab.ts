@@ -3,8 +3,9 @@
  * Sketchfab Store and ArtStation Marketplace content). The site blocks bots, so this is a link-only
  * source: it is never fetched; a search answers with the same search on the site.
  */
-import type { Source, SourceQuery } from "../core/source.ts";
+import type { SourceQuery } from "../core/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
+import { defineSource } from "./kit/define.ts";
 
 const SITE = "https://www.fab.com";
 
@@ -27,16 +28,18 @@ function searchUrl(query: SourceQuery): string {
   return `${SITE}/search${qs ? `?${qs}` : ""}`;
 }
 
-export const fab: Source = {
-  id: "fab",
-  name: "Fab",
-  homepage: SITE,
-  description: "Epic Games' marketplace (Unreal Engine Marketplace, Quixel Megascans, Sketchfab Store): best for Unreal-ready models, Megascans materials and environment packs. Link only.",
-  assetTypes: ["model", "material", "texture", "sprite", "audio", "pack"],
-  access: "link",
-  pricing: "freemium",
-  supportsDownload: false,
-  mode: "link",
-  unit: "assets",
-  searchUrl,
-};
+export const fab = defineSource(
+  {
+    id: "fab",
+    name: "Fab",
+    homepage: SITE,
+    description:
+      "Epic Games' marketplace (Unreal Engine Marketplace, Quixel Megascans, Sketchfab Store): best for Unreal-ready models, Megascans materials and environment packs. Link only.",
+    assetTypes: ["model", "material", "texture", "sprite", "audio", "pack"],
+    access: "link",
+    pricing: "freemium",
+    supportsDownload: false,
+    unit: "assets",
+  },
+  { mode: "link", searchUrl },
+);

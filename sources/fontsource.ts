@@ -17,8 +17,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { unlessGone } from "./internal/fetch.ts";
-import { fontStyleTags } from "./internal/font-styles.ts";
+import { unlessGone } from "./kit/fetch.ts";
+import { fontStyleTags } from "./kit/font-styles.ts";
 
 const ID = "fontsource";
 const NAME = "Fontsource";

@@ -17,8 +17,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { collectWindow, pageWindow } from "./internal/page-window.ts";
-import { unlessGone } from "./internal/fetch.ts";
+import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { unlessGone } from "./kit/fetch.ts";
 
 const ID = "freesound";
 const NAME = "Freesound";

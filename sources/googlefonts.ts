@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { fontStyleTags } from "./internal/font-styles.ts";
+import { fontStyleTags } from "./kit/font-styles.ts";
 
 const ID = "googlefonts";
 const NAME = "Google Fonts";

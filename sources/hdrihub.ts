@@ -19,8 +19,8 @@
 import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
-import { unlessGone } from "./internal/fetch.ts";
-import { httpUrl } from "./internal/url.ts";
+import { unlessGone } from "./kit/fetch.ts";
+import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrihub";
 const NAME = "HDRI Hub";

@@ -20,8 +20,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { leadingPages, pageWindow } from "./internal/page-window.ts";
-import { unlessGone } from "./internal/fetch.ts";
+import { leadingPages, pageWindow } from "./kit/page-window.ts";
+import { unlessGone } from "./kit/fetch.ts";
 
 const ID = "hdrmaps";
 const NAME = "HDRMAPS";

@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { unlessGone } from "./internal/fetch.ts";
+import { unlessGone } from "./kit/fetch.ts";
 
 const ID = "iconify";
 const NAME = "Iconify";

@@ -23,9 +23,9 @@ import { sketchfab } from "./sketchfab.ts";
 import { texturecan } from "./texturecan.ts";
 import { texturescom } from "./texturescom.ts";
 import { thingiverse } from "./thingiverse.ts";
-import { threeDAssets } from "./threedassets.ts";
-import { threeDTexel } from "./threedtexel.ts";
-import { threeDTextures } from "./threedtextures.ts";
+import { threeDAssets } from "./3dassets.ts";
+import { threeDTexel } from "./3dtexel.ts";
+import { threeDTextures } from "./3dtextures.ts";
 import { turbosquid } from "./turbosquid.ts";
 
 /** Every source, in the order the providers list shows them: indexed, live, then link-only. */

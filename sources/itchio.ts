@@ -20,8 +20,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, Price, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { followUpPage } from "./internal/page-window.ts";
-import { isGone } from "./internal/fetch.ts";
+import { followUpPage } from "./kit/page-window.ts";
+import { isGone } from "./kit/fetch.ts";
 
 const ID = "itchio";
 const NAME = "itch.io";

@@ -17,9 +17,9 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { unlessGone } from "./internal/fetch.ts";
-import { httpUrl } from "./internal/url.ts";
-import { readItemPages } from "./internal/item-pages.ts";
+import { unlessGone } from "./kit/fetch.ts";
+import { httpUrl } from "./kit/url.ts";
+import { readItemPages } from "./kit/item-pages.ts";
 
 const ID = "kenney";
 const NAME = "Kenney";

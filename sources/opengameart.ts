@@ -17,9 +17,9 @@ import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { followUpPage } from "./internal/page-window.ts";
-import { unlessGone } from "./internal/fetch.ts";
-import { httpUrl } from "./internal/url.ts";
+import { followUpPage } from "./kit/page-window.ts";
+import { unlessGone } from "./kit/fetch.ts";
+import { httpUrl } from "./kit/url.ts";
 
 const ID = "opengameart";
 const NAME = "OpenGameArt.org";

@@ -19,8 +19,8 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { followUpPage, pageWindow } from "./internal/page-window.ts";
-import { unlessGone } from "./internal/fetch.ts";
+import { followUpPage, pageWindow } from "./kit/page-window.ts";
+import { unlessGone } from "./kit/fetch.ts";
 
 const ID = "openverse";
 const NAME = "Openverse";

@@ -17,9 +17,9 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { leadingPages, pageWindow } from "./internal/page-window.ts";
-import { isHttpUrl } from "./internal/url.ts";
-import { unlessGone } from "./internal/fetch.ts";
+import { leadingPages, pageWindow } from "./kit/page-window.ts";
+import { isHttpUrl } from "./kit/url.ts";
+import { unlessGone } from "./kit/fetch.ts";
 
 const ID = "polyfork";
 const NAME = "Polyfork";

@@ -12,18 +12,19 @@
  *   A package's `include` maps relative paths (`textures/x_2k.jpg`, `x.bin`) to more leaves.
  */
 import { z } from "zod";
-import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
+import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
 import { mapRole } from "../core/selection.ts";
-import { isGone } from "./internal/fetch.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
+import { addedLast30Days, countBy, highest, sum } from "./kit/census.ts";
+import { defineSource, type CensusBody } from "./kit/define.ts";
+import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
 
 const API = "https://api.polyhaven.com";
 const SITE = "https://polyhaven.com";
 const ID = "polyhaven";
-const NAME = "Poly Haven";
-const DAY_MS = 86_400_000;
+const asset = assetMaker(ID);
 
 /** Poly Haven's numeric asset types, its `/assets?type=` names, its site paths and our types. */
 const KINDS = [
@@ -100,37 +101,29 @@ function attributeTags(attributes: Record<string, unknown> = {}): string[] {
 
 /** One `/assets` or `/info` entry as an Asset. */
 function toAsset(slug: string, info: AssetInfo, kind: Kind): Asset {
-  const authors = Object.keys(info.authors ?? {});
-  const resolutions = resolutionsFor(info.max_resolution);
-  return {
-    id: `${ID}:${slug}`,
-    provider: ID,
-    nativeId: slug,
+  return asset(slug, {
     title: info.name,
-    ...(info.description ? { description: info.description } : {}),
+    description: info.description,
     type: kind.type,
     tags: unique([...(info.tags ?? []), ...attributeTags(info.attributes)]),
     // The category path's levels ("Chairs" under "Furniture/Seating") beside the flat categories.
     categories: unique([...(info.categories ?? []), ...(info.category?.split("/").map((c) => c.trim()).filter(Boolean) ?? [])]),
     url: pageUrl(slug),
-    ...(info.thumbnail_url ? { thumbnailUrl: info.thumbnail_url } : {}),
-    ...(authors.length ? { author: authors.join(", ") } : {}),
+    thumbnailUrl: info.thumbnail_url,
+    author: Object.keys(info.authors ?? {}).join(", "),
     license: licenseById("CC0-1.0"),
     price: { free: true },
     formats: [...FORMATS[kind.type]],
-    ...(resolutions ? { resolutions } : {}),
-    ...(typeof info.polycount === "number" ? { polyCount: Math.round(info.polycount) } : {}),
+    resolutions: resolutionsFor(info.max_resolution),
+    polyCount: typeof info.polycount === "number" ? Math.round(info.polycount) : undefined,
     downloadable: true,
-    ...(info.date_published ? { createdAt: new Date(info.date_published * 1000).toISOString() } : {}),
-  };
+    createdAt: info.date_published ? new Date(info.date_published * 1000).toISOString() : undefined,
+  });
 }
 
 /** Every entry of one `/assets?type=` listing whose numeric type is the asked one (the API may answer with more). */
-async function list(kind: Kind, ctx: SourceContext): Promise<Array<[string, AssetInfo]>> {
-  const body = await ctx.http.getJson<Record<string, unknown>>(assetsUrl(kind), { signal: ctx.signal });
-  if (!body || typeof body !== "object") {
-    throw new UpstreamError("Poly Haven /assets did not answer an object", assetsUrl(kind), "parse");
-  }
+async function list(kind: Kind, io: SourceIo): Promise<Array<[string, AssetInfo]>> {
+  const body = await io.get(assetsUrl(kind), z.record(z.string(), z.unknown()));
   const out: Array<[string, AssetInfo]> = [];
   for (const [slug, raw] of Object.entries(body)) {
     const parsed = AssetInfo.safeParse(raw);
@@ -140,8 +133,8 @@ async function list(kind: Kind, ctx: SourceContext): Promise<Array<[string, Asse
 }
 
 /** The three listings (HDRIs, textures, models), asked concurrently. */
-function listAll(ctx: SourceContext) {
-  return Promise.all(KINDS.map(async (kind) => ({ kind, entries: await list(kind, ctx) })));
+function listAll(io: SourceIo) {
+  return Promise.all(KINDS.map(async (kind) => ({ kind, entries: await list(kind, io) })));
 }
 
 const isLeaf = (node: unknown): node is FileLeaf =>
@@ -171,97 +164,60 @@ function toFile(leaf: FileLeaf, path: string[]): AssetFile {
   const leafKey = (path[path.length - 1] ?? "").toLowerCase();
   const resolution = path.find((p) => /^\d+k$/i.test(p))?.toLowerCase();
   const format = path.length > 1 && FORMAT_KEYS.has(leafKey) ? leafKey : extension(leaf.url);
-  const size = typeof leaf.size === "number" ? { sizeBytes: Math.round(leaf.size) } : {};
-  const base = { url: leaf.url, filename: lastSegment(leaf.url), format, ...(resolution ? { resolution } : {}) };
-  if (!PACKAGES.has(top.toLowerCase())) {
-    return { ...base, mapType: mapRole(top), ...size, group: "textures" };
-  }
+  const sizeBytes = typeof leaf.size === "number" ? Math.round(leaf.size) : undefined;
+  const base = { url: leaf.url, filename: lastSegment(leaf.url), format, resolution };
+  if (!PACKAGES.has(top.toLowerCase())) return compact({ ...base, mapType: mapRole(top), sizeBytes, group: "textures" });
   const includes = Object.entries(leaf.include ?? {})
     .filter(([, inc]) => inc && typeof inc.url === "string")
-    .map(([p, inc]) => ({ path: p, url: inc.url, ...(typeof inc.size === "number" ? { sizeBytes: Math.round(inc.size) } : {}) }));
-  return { ...base, ...size, group: top.toLowerCase(), ...(includes.length ? { includes } : {}) };
+    .map(([path, inc]) => compact({ path, url: inc.url, sizeBytes: typeof inc.size === "number" ? Math.round(inc.size) : undefined }));
+  return compact({ ...base, sizeBytes, group: top.toLowerCase(), includes });
 }
 
-async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {
+async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null> {
   const id = encodeURIComponent(slug);
   const infoUrl = `${API}/info/${id}`;
-  // Both asked at once; settled together so a 404 on either means "unknown asset" whatever finishes first.
-  const [info, tree] = await Promise.allSettled([
-    ctx.http.getJson(infoUrl, { signal: ctx.signal }),
-    ctx.http.getJson(`${API}/files/${id}`, { signal: ctx.signal }),
-  ]);
-  const failures = [info, tree].flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
-  if (failures.some(isGone)) return null;
-  if (failures.length) throw failures[0];
-  const infoBody = (info as PromiseFulfilledResult<unknown>).value;
+  const answers = await unlessAnyGone(io.json(infoUrl), io.json(`${API}/files/${id}`));
+  if (!answers) return null;
+  const [infoBody, tree] = answers;
   const parsed = AssetInfo.safeParse(infoBody);
   if (!parsed.success) {
     // Defensive: an error object answered with 200 is an unknown asset, anything else a broken answer.
     if (infoBody && typeof infoBody === "object" && "error" in infoBody) return null;
-    throw new UpstreamError(`Poly Haven /info/${slug} has an unexpected shape`, infoUrl, "parse");
+    throw shapeError(ID, infoUrl, `/info/${slug} has an unexpected shape`);
   }
   const kind = KINDS.find((k) => k.code === parsed.data.type);
   if (!kind) return null;
-  return { ...toAsset(slug, parsed.data, kind), files: filesOf((tree as PromiseFulfilledResult<unknown>).value) };
+  return { ...toAsset(slug, parsed.data, kind), files: filesOf(tree) };
 }
 
-async function crawl(ctx: SourceContext): Promise<Asset[]> {
-  const lists = await listAll(ctx);
+async function crawl(io: SourceIo): Promise<Asset[]> {
+  const lists = await listAll(io);
   return lists.flatMap(({ kind, entries }) => entries.map(([slug, info]) => toAsset(slug, info, kind)));
 }
 
-async function census(ctx: SourceContext): Promise<SourceCensus> {
-  const lists = await listAll(ctx);
-  const now = ctx.now();
-  const since = now.getTime() - 30 * DAY_MS;
-  const byType: Record<string, number> = {};
-  const categories: Record<string, number> = {};
-  const highlights: NonNullable<SourceCensus["highlights"]> = [];
-  let total = 0;
-  let downloads = 0;
-  let added = 0;
-  let newest: { slug: string; info: AssetInfo } | undefined;
-
-  for (const { kind, entries } of lists) {
-    byType[kind.type] = entries.length;
-    total += entries.length;
-    let top: { slug: string; info: AssetInfo } | undefined;
-    for (const [slug, info] of entries) {
-      downloads += info.download_count ?? 0;
-      for (const c of new Set(info.categories ?? [])) categories[c] = (categories[c] ?? 0) + 1;
-      const published = (info.date_published ?? 0) * 1000;
-      if (published > since && published <= now.getTime()) added++;
-      if (!top || (info.download_count ?? 0) > (top.info.download_count ?? 0)) top = { slug, info };
-      if (published <= now.getTime() && (!newest || (info.date_published ?? 0) > (newest.info.date_published ?? 0))) {
-        newest = { slug, info };
-      }
-    }
-    if (top) {
-      highlights.push({
-        label: `Most downloaded ${kind.label}`,
-        title: top.info.name,
-        url: pageUrl(top.slug),
-        value: Math.round(top.info.download_count ?? 0),
-      });
-    }
-  }
-  if (newest) highlights.push({ label: "Newest asset", title: newest.info.name, url: pageUrl(newest.slug) });
-
+async function census(io: SourceIo): Promise<CensusBody> {
+  const lists = await listAll(io);
+  const now = io.now();
+  const all = lists.flatMap(({ entries }) => entries);
+  const published = ([, info]: [string, AssetInfo]) => (info.date_published ?? 0) * 1000;
+  const downloads = ([, info]: [string, AssetInfo]) => info.download_count ?? 0;
+  const highlights: NonNullable<CensusBody["highlights"]> = lists.flatMap(({ kind, entries }) => {
+    const top = highest(entries, downloads);
+    return top ? [{ label: `Most downloaded ${kind.label}`, title: top[1].name, url: pageUrl(top[0]), value: Math.round(downloads(top)) }] : [];
+  });
+  const newest = highest(all.filter((e) => published(e) <= now.getTime()), published);
+  if (newest) highlights.push({ label: "Newest asset", title: newest[1].name, url: pageUrl(newest[0]) });
   return {
-    id: ID,
-    name: NAME,
-    homepage: SITE,
-    total,
-    free: total,
-    byType,
-    byLicense: { "CC0-1.0": total },
-    categories,
+    total: all.length,
+    free: all.length,
+    byType: Object.fromEntries(lists.map(({ kind, entries }) => [kind.type, entries.length])),
+    byLicense: { "CC0-1.0": all.length },
+    categories: countBy(all, ([, info]) => info.categories),
     unit: "assets",
-    addedLast30Days: added,
-    downloads: Math.round(downloads),
+    addedLast30Days: addedLast30Days(now, all.map(published)),
+    downloads: Math.round(sum(all, downloads)),
     highlights,
     method: "Poly Haven public API: /assets per type, every asset counted",
-    countedAt: now.toISOString(),
   };
 }
 
@@ -275,20 +231,18 @@ function searchUrl(query: SourceQuery): string {
   return `${SITE}/${path}${q ? `?s=${encodeURIComponent(q)}` : ""}`;
 }
 
-export const polyhaven: Source = {
-  id: ID,
-  name: NAME,
-  homepage: SITE,
-  description: "CC0 HDRIs, PBR textures and 3D models with a public API and direct file links.",
-  assetTypes: ["model", "texture", "hdri"],
-  access: "api",
-  pricing: "free",
-  license: licenseById("CC0-1.0"),
-  supportsDownload: true,
-  mode: "indexed",
-  unit: "assets",
-  searchUrl,
-  crawl,
-  getAsset,
-  census,
-};
+export const polyhaven = defineSource(
+  {
+    id: ID,
+    name: "Poly Haven",
+    homepage: SITE,
+    description: "CC0 HDRIs, PBR textures and 3D models with a public API and direct file links.",
+    assetTypes: ["model", "texture", "hdri"],
+    access: "api",
+    pricing: "free",
+    license: licenseById("CC0-1.0"),
+    supportsDownload: true,
+    unit: "assets",
+  },
+  { mode: "indexed", searchUrl, crawl, getAsset, census },
+);

@@ -18,10 +18,10 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { fetchJson, shapeError, unlessGone } from "./internal/fetch.ts";
-import { pageWindow } from "./internal/page-window.ts";
-import { kResolution, sortResolutions, typeFilter } from "./internal/texture-sites.ts";
-import { leadingPages } from "./internal/page-window.ts";
+import { fetchJson, shapeError, unlessGone } from "./kit/fetch.ts";
+import { pageWindow } from "./kit/page-window.ts";
+import { kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { leadingPages } from "./kit/page-window.ts";
 
 const ID = "sharetextures";
 const NAME = "ShareTextures";

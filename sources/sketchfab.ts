@@ -14,7 +14,7 @@
  *   slug only (`animals-pets`), details by name (`Animals & Pets`); the list maps one to the other.
  */
 import { z } from "zod";
-import { fetchJson, unlessGone } from "./internal/fetch.ts";
+import { fetchJson, unlessGone } from "./kit/fetch.ts";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";

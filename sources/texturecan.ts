@@ -19,10 +19,10 @@ import * as cheerio from "cheerio";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { fetchText, shapeError, unlessGone } from "./internal/fetch.ts";
-import { leadingPages, pageWindow } from "./internal/page-window.ts";
-import { htmlText, kResolution, pixelsToK, typeFilter } from "./internal/texture-sites.ts";
-import { httpUrl } from "./internal/url.ts";
+import { fetchText, shapeError, unlessGone } from "./kit/fetch.ts";
+import { leadingPages, pageWindow } from "./kit/page-window.ts";
+import { htmlText, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { httpUrl } from "./kit/url.ts";
 
 const ID = "texturecan";
 const NAME = "TextureCan";

@@ -21,7 +21,7 @@
 import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetType } from "../core/schemas/index.ts";
-import { leadingPages } from "./internal/page-window.ts";
+import { leadingPages } from "./kit/page-window.ts";
 
 const ID = "texturescom";
 const NAME = "Textures.com";

@@ -20,8 +20,8 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, License, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import { licenseById } from "../core/license.ts";
-import { collectWindow, pageWindow } from "./internal/page-window.ts";
-import { isGone } from "./internal/fetch.ts";
+import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { isGone } from "./kit/fetch.ts";
 
 const ID = "thingiverse";
 const NAME = "Thingiverse";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listingUrl, threeDAssets } from "../sources/threedassets.ts";
+import { listingUrl, threeDAssets } from "../sources/3dassets.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";

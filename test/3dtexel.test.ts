@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { searchApiUrl, threeDTexel } from "../sources/threedtexel.ts";
+import { searchApiUrl, threeDTexel } from "../sources/3dtexel.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";

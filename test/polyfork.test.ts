@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { polyfork, searchApiUrl } from "../sources/polyfork.ts";
-import { pageWindow } from "../sources/internal/page-window.ts";
+import { pageWindow } from "../sources/kit/page-window.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
 import type { SourceQuery } from "../core/source.ts";

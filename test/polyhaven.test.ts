@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { polyhaven, resolutionsFor } from "../sources/polyhaven.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -37,7 +37,7 @@ describe("polyhaven: metadata", () => {
 describe("polyhaven: crawl", () => {
   it("asks exactly the three /assets listings and maps every asset of the asked type", async () => {
     const { ctx, replay } = replayContext();
-    const assets = await polyhaven.crawl!(ctx);
+    const assets = await polyhaven.crawl(ctx);
 
     expect(asked(replay)).toEqual(ASSETS_URLS);
     // 767 textures (full recording) + 2 models + 2 HDRIs (stand-in filtered by type).
@@ -51,7 +51,7 @@ describe("polyhaven: crawl", () => {
 
   it("maps ArmChair_01 field by field from the recording", async () => {
     const { ctx } = replayContext();
-    const assets = await polyhaven.crawl!(ctx);
+    const assets = await polyhaven.crawl(ctx);
     const chair = assets.find((a) => a.id === "polyhaven:ArmChair_01");
     expect(chair).toStrictEqual({
       id: "polyhaven:ArmChair_01",
@@ -81,7 +81,7 @@ describe("polyhaven: crawl", () => {
 
   it("adds the category path's levels and the attributes' lists and flags, never their single values", async () => {
     const { ctx } = replayContext();
-    const byId = new Map((await polyhaven.crawl!(ctx)).map((a) => [a.nativeId, a]));
+    const byId = new Map((await polyhaven.crawl(ctx)).map((a) => [a.nativeId, a]));
     const bakery = byId.get("abandoned_bakery")!;
     // category "Abandoned & Ruins/Buildings/Derelict Interiors"; attributes light_type mixed, contrast high,
     // backplates true (already a tag), environment indoor, weather overcast.
@@ -96,7 +96,7 @@ describe("polyhaven: crawl", () => {
 
   it("maps HDRIs and textures with their own formats and resolutions", async () => {
     const { ctx } = replayContext();
-    const assets = await polyhaven.crawl!(ctx);
+    const assets = await polyhaven.crawl(ctx);
     const venice = assets.find((a) => a.nativeId === "venice_sunset")!;
     expect(venice).toMatchObject({
       type: "hdri",
@@ -128,7 +128,7 @@ describe("polyhaven: crawl", () => {
 describe("polyhaven: getAsset", () => {
   it("asks /info and /files and lists every file with its map role or package", async () => {
     const { ctx, replay } = replayContext();
-    const details = await polyhaven.getAsset!("ArmChair_01", ctx);
+    const details = await polyhaven.getAsset("ArmChair_01", ctx);
 
     expect(asked(replay)).toEqual([`${API}/files/ArmChair_01`, `${API}/info/ArmChair_01`]);
     expect(details).not.toBeNull();
@@ -181,7 +181,7 @@ describe("polyhaven: getAsset", () => {
     for (const path of ["info", "files"]) {
       replay.add({ url: `${API}/${path}/NoSuchAsset`, status: 404, body: '{"error":"not found"}', note: "scripted 404" });
     }
-    expect(await polyhaven.getAsset!("NoSuchAsset", ctx)).toBeNull();
+    expect(await polyhaven.getAsset("NoSuchAsset", ctx)).toBeNull();
     expect(asked(replay)).toEqual([`${API}/files/NoSuchAsset`, `${API}/info/NoSuchAsset`]);
   });
 
@@ -189,9 +189,9 @@ describe("polyhaven: getAsset", () => {
     const { ctx, replay } = replayContext();
     replay.add({ url: `${API}/info/Broken_01`, status: 500, body: "oops", note: "scripted 500" });
     replay.add({ url: `${API}/files/Broken_01`, body: "{}", note: "scripted" });
-    const err = await polyhaven.getAsset!("Broken_01", ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UpstreamError);
-    expect((err as UpstreamError).status).toBe(500);
+    const err = await polyhaven.getAsset("Broken_01", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
+    expect(err).toMatchObject({ source: "polyhaven", kind: "http", status: 500 });
   });
 });
 
@@ -199,7 +199,7 @@ describe("polyhaven: census", () => {
   it("counts every asset of the three listings", async () => {
     const now = new Date("2026-07-01T00:00:00Z");
     const { ctx, replay } = replayContext({ now });
-    const census = await polyhaven.census!(ctx);
+    const census = await polyhaven.census(ctx);
 
     expect(asked(replay)).toEqual(ASSETS_URLS);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
@@ -231,7 +231,7 @@ describe("polyhaven: census", () => {
 
   it("does not count assets published after now", async () => {
     const { ctx } = replayContext({ now: new Date("2026-06-10T00:00:00Z") });
-    const census = await polyhaven.census!(ctx);
+    const census = await polyhaven.census(ctx);
     // marble_rock_02 is published on 2026-06-12, after this clock.
     expect(census.addedLast30Days).toBe(9);
     expect(census.highlights!.at(-1)!.title).not.toBe("Marble Rock 02");
@@ -239,8 +239,8 @@ describe("polyhaven: census", () => {
 
   it("shares the /assets responses with crawl through the client's cache", async () => {
     const { ctx, replay } = replayContext();
-    await polyhaven.crawl!(ctx);
-    await polyhaven.census!(ctx);
+    await polyhaven.crawl(ctx);
+    await polyhaven.census(ctx);
     expect(asked(replay)).toEqual(ASSETS_URLS);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { texturecan } from "../sources/texturecan.ts";
-import { pageWindow } from "../sources/internal/page-window.ts";
+import { pageWindow } from "../sources/kit/page-window.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import type { SourceQuery } from "../core/source.ts";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
-import { threeDAssets } from "../../sources/threedassets.ts";
+import { threeDAssets } from "../../sources/3dassets.ts";
 
 // Hits the real 3dassets.dev API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("3dassets (live)", () => {

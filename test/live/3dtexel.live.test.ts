@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
-import { threeDTexel } from "../../sources/threedtexel.ts";
+import { threeDTexel } from "../../sources/3dtexel.ts";
 
 // Hits the real 3dtexel.com public API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("3dtexel (live)", () => {

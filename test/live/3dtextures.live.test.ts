@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
-import { threeDTextures } from "../../sources/threedtextures.ts";
+import { threeDTextures } from "../../sources/3dtextures.ts";
 
 // Hits the real 3DTextures WordPress API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("3dtextures (live)", () => {

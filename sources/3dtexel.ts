@@ -25,9 +25,9 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseKey, normalizeLicense } from "../core/license.ts";
-import { fetchJson, shapeError, unlessGone } from "./internal/fetch.ts";
-import { collectWindow, pageWindow } from "./internal/page-window.ts";
-import { isHttpUrl } from "./internal/url.ts";
+import { fetchJson, shapeError, unlessGone } from "./kit/fetch.ts";
+import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "3dtexel";
 const NAME = "3DTexel";

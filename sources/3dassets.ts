@@ -18,9 +18,9 @@ import { z } from "zod";
 import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { fetchJson, shapeError, unlessGone } from "./internal/fetch.ts";
-import { collectWindow, followUpPage, pageWindow } from "./internal/page-window.ts";
-import { isHttpUrl } from "./internal/url.ts";
+import { fetchJson, shapeError, unlessGone } from "./kit/fetch.ts";
+import { collectWindow, followUpPage, pageWindow } from "./kit/page-window.ts";
+import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "3dassets";
 const NAME = "3DAssets.dev";

@@ -19,10 +19,10 @@ import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../
 import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { fetchJson, fetchJsonWithHeaders, shapeError, unlessGone } from "./internal/fetch.ts";
-import { pageWindow } from "./internal/page-window.ts";
-import { DAY_MS, htmlText, pixelsToK, typeFilter } from "./internal/texture-sites.ts";
-import { leadingPages } from "./internal/page-window.ts";
+import { fetchJson, fetchJsonWithHeaders, shapeError, unlessGone } from "./kit/fetch.ts";
+import { pageWindow } from "./kit/page-window.ts";
+import { DAY_MS, htmlText, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { leadingPages } from "./kit/page-window.ts";
 
 const ID = "3dtextures";
 const NAME = "3DTextures";

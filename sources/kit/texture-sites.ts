@@ -4,7 +4,7 @@
  */
 import * as cheerio from "cheerio";
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS } from "./census.ts";
 
 /** The text of an HTML fragment, entities decoded and whitespace collapsed. */
 export function htmlText(html: string): string {
