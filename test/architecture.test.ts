@@ -1,0 +1,65 @@
+/**
+ * The rules of docs/architecture.md that the compiler does not check: which way imports point,
+ * that surfaces call the application layer instead of one another, and that sources fail only
+ * through the kit's one error type.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const FOLDERS = ["core", "sources", "pipeline", "server", "cli", "bin", "bench", "test"];
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(ts|js)$/.test(e.name))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)));
+}
+
+const ALL = FOLDERS.flatMap(filesUnder);
+const source = (file: string) => readFileSync(join(ROOT, file), "utf8");
+
+/** The repository-relative files a module imports (relative specifiers only). */
+function importsOf(file: string): string[] {
+  const specifiers = [...source(file).matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1] ?? "");
+  return specifiers.map((s) => relative(ROOT, resolve(ROOT, dirname(file), s)));
+}
+
+/** `importer → imported` for every import from `from` into `into`. */
+function crossings(from: (file: string) => boolean, into: (target: string) => boolean): string[] {
+  return ALL.filter(from).flatMap((file) => importsOf(file).filter(into).map((target) => `${file} → ${target}`));
+}
+
+const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`);
+
+describe("import direction", () => {
+  it("core imports nothing of ours outside core", () => {
+    expect(crossings(under("core"), (t) => !t.startsWith("core/"))).toEqual([]);
+  });
+
+  it("sources import only core and sources", () => {
+    expect(crossings(under("sources"), (t) => !t.startsWith("core/") && !t.startsWith("sources/"))).toEqual([]);
+  });
+
+  it("the pipeline never imports the server", () => {
+    expect(crossings(under("pipeline"), under("server"))).toEqual([]);
+  });
+
+  it("only the router reaches into server/routes: MCP, the CLI and the rest call the application layer", () => {
+    const outside = (file: string) => !file.startsWith("server/routes/") && !file.startsWith("test/") && file !== "server/app.ts";
+    expect(crossings(outside, under("server/routes"))).toEqual([]);
+  });
+});
+
+describe("sources", () => {
+  const adapters = filesUnder("sources").filter((f) => !f.startsWith("sources/kit/"));
+
+  it("throw only through the kit: no bare Error or UpstreamError in an adapter", () => {
+    expect(adapters.filter((f) => /new (Error|UpstreamError)\(/.test(source(f)))).toEqual([]);
+  });
+
+  it("need no non-null assertion on search or crawl anywhere: the Source union says which mode has which", () => {
+    expect(ALL.filter((f) => /\.(search|crawl)!/.test(source(f)))).toEqual([]);
+  });
+});
