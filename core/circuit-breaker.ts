@@ -52,7 +52,10 @@ export class BreakerRegistry {
 
   for(id: string): CircuitBreaker {
     let b = this.breakers.get(id);
-    if (!b) this.breakers.set(id, (b = new CircuitBreaker(this.threshold, this.cooldownMs, this.now)));
+    if (!b) {
+      b = new CircuitBreaker(this.threshold, this.cooldownMs, this.now);
+      this.breakers.set(id, b);
+    }
     return b;
   }
 }

@@ -125,6 +125,6 @@ export function matchAssets(assets: readonly Asset[], plan: QueryPlan, stats: Co
   for (const doc of docs) for (const word of doc.words) words.set(word, true);
   const table = termTable(plan, vocabularyOf(words));
   const weights = wordWeights(plan, stats);
-  assets.forEach((a, i) => out.set(a.id, matchDoc(docs[i]!, plan, table, weights, stats)));
+  for (const [i, a] of assets.entries()) out.set(a.id, matchDoc(docs[i]!, plan, table, weights, stats));
   return out;
 }

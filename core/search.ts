@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import { BreakerRegistry } from "./circuit-breaker.ts";
+import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { rank, type RankCandidate } from "./ranking.ts";

@@ -7,7 +7,15 @@ import { SCORING } from "../core/scoring.ts";
 import { termTable, type Vocabulary } from "../core/term-table.ts";
 
 const asset = (slug: string, extra: Partial<Asset> = {}): Asset => ({
-  id: `s:${slug}`, provider: "s", nativeId: slug, title: slug, type: "model", tags: [], url: `https://s.example/${slug}`, downloadable: false, ...extra,
+  id: `s:${slug}`,
+  provider: "s",
+  nativeId: slug,
+  title: slug,
+  type: "model",
+  tags: [],
+  url: `https://s.example/${slug}`,
+  downloadable: false,
+  ...extra,
 });
 
 /** The match of each asset, by title. */
@@ -75,7 +83,12 @@ describe("minimum should match", () => {
   it("keeps half the required words, rounded down, at least one", () => {
     const share = (q: string, coverage: number) => keeps(planQuery(q))({ coverage, exactCoverage: coverage, quality: 0, text: 0 });
     expect([share("oak", 1), share("oak", 0)]).toEqual([true, false]);
-    expect([share("oak tree", 0.5), share("red oak tree", 1 / 3), share("big red oak tree", 0.25), share("big red oak tree", 0.5)]).toEqual([true, true, false, true]);
+    expect([share("oak tree", 0.5), share("red oak tree", 1 / 3), share("big red oak tree", 0.25), share("big red oak tree", 0.5)]).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
     expect(share("icons", 1)).toBe(true);
   });
 });
@@ -101,7 +114,13 @@ describe("termTable", () => {
 
   it("allows a fifth of a word's letters in edits, rounded, and never more than SCORING.typo.maxEdits", () => {
     const asked: number[] = [];
-    const spy: Vocabulary = { prefixed: () => [], near: (_t, d) => (asked.push(d), []) };
+    const spy: Vocabulary = {
+      prefixed: () => [],
+      near: (_t, d) => {
+        asked.push(d);
+        return [];
+      },
+    };
     for (const q of ["grass", "victorain", "x".repeat(40)]) termTable(typos(q), spy);
     expect(asked).toEqual([1, 2, SCORING.typo.maxEdits]);
   });

@@ -34,7 +34,9 @@ vi.mock("node:fs", async (importOriginal) => {
 });
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 /** One pipeline run's file operations, paths relative to DATA_DIR, the pid in temporary names as `*`. */
 async function recordRun(dataDir: string, now: string) {

@@ -148,7 +148,7 @@ describe("scripted entries", () => {
   });
 
   it("serves a body larger than one chunk completely", async () => {
-    const body = "x".repeat(200_000) + "end";
+    const body = `${"x".repeat(200_000)}end`;
     const replay = new ReplayDispatcher().add({ url: A, body });
     expect((await clientOver(replay).getText(A)).text).toBe(body);
   });

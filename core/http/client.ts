@@ -9,10 +9,7 @@ import { TtlCache } from "./cache.ts";
 import { UpstreamError, type HttpClient, type RequestOptions, type StreamResponse, type TextResponse } from "./types.ts";
 
 export interface HttpClientOptions {
-  config: Pick<
-    Config,
-    "userAgent" | "cacheTtlMs" | "cacheMaxEntries" | "connectTimeoutMs" | "headersTimeoutMs" | "bodyTimeoutMs" | "retries"
-  >;
+  config: Pick<Config, "userAgent" | "cacheTtlMs" | "cacheMaxEntries" | "connectTimeoutMs" | "headersTimeoutMs" | "bodyTimeoutMs" | "retries">;
   /** Replaces the network (the replay dispatcher in tests and offline runs). */
   dispatcher?: Dispatcher;
   /** DNS lookup under the address guard; tests inject answers here. */
@@ -131,15 +128,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function fetchText(url: string, opts: RequestOptions): Promise<TextResponse> {
     const signal = deadline(opts);
-    return withRetries(url, async () => {
-      const raw = await open(url, opts, signal);
-      try {
-        const text = await readText(raw.body);
-        return { url: raw.url, status: raw.status, headers: raw.headers, text };
-      } catch (err) {
-        throw toUpstreamError(err, raw.url, signal);
-      }
-    }, signal);
+    return withRetries(
+      url,
+      async () => {
+        const raw = await open(url, opts, signal);
+        try {
+          const text = await readText(raw.body);
+          return { url: raw.url, status: raw.status, headers: raw.headers, text };
+        } catch (err) {
+          throw toUpstreamError(err, raw.url, signal);
+        }
+      },
+      signal,
+    );
   }
 
   const client: HttpClient = {
@@ -157,13 +158,24 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           if (inflight.get(key) === shared) inflight.delete(key);
         };
         const promise = fetchText(url, { ...(opts.headers ? { headers: opts.headers } : {}), signal: controller.signal }).then(
-          (res) => (forget(), cache.set(key, res), res),
+          (res) => {
+            forget();
+            cache.set(key, res);
+            return res;
+          },
           (err: unknown) => {
             forget();
             throw err;
           },
         );
-        shared = { promise, callers: 0, abandon: () => (forget(), controller.abort()) };
+        shared = {
+          promise,
+          callers: 0,
+          abandon: () => {
+            forget();
+            controller.abort();
+          },
+        };
         inflight.set(key, shared);
       }
       return join(shared, url, deadline(opts));

@@ -155,9 +155,15 @@ class HandlerSink {
     abort: (reason?: Error) => this.abort(reason),
     pause: () => {},
     resume: () => {},
-    get aborted() { return false; },
-    get paused() { return false; },
-    get reason() { return null; },
+    get aborted() {
+      return false;
+    },
+    get paused() {
+      return false;
+    },
+    get reason() {
+      return null;
+    },
   };
 
   constructor(private readonly handler: Dispatcher.DispatchHandler) {}
@@ -172,7 +178,9 @@ class HandlerSink {
     const h = this.handler;
     if (h.onRequestStart) h.onRequestStart(this.controller as never, {});
     else h.onConnect?.((err) => this.abort(err));
-    return !this.aborted || (this.error(this.reason!), false);
+    if (!this.aborted) return true;
+    this.error(this.reason!);
+    return false;
   }
 
   /** Settles only when the requester aborts (undici calls the abort callback on its signal). */

@@ -42,7 +42,10 @@ export function analyze(asset: Asset): AnalyzedDoc {
       for (const w of r.words) words.add(w);
       for (const term of [...r.words, ...r.pairs]) {
         let counts = terms.get(term);
-        if (!counts) terms.set(term, (counts = FIELDS.map(() => 0)));
+        if (!counts) {
+          counts = FIELDS.map(() => 0);
+          terms.set(term, counts);
+        }
         counts[field]!++;
       }
     }

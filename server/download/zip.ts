@@ -16,7 +16,7 @@
  * and, unless the client left, logged on stderr as one line naming the asset, the file and the
  * upstream status or failure kind; never the client (address, user agent, query).
  */
-import { PassThrough, Transform, type Readable } from "node:stream";
+import { type PassThrough, Transform, type Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import { attributionLine } from "../../core/license.ts";
 import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
@@ -73,6 +73,7 @@ function safeRelativePath(raw: string): string | undefined {
     .replace(/\\/g, "/")
     .split("/")
     .filter((s) => s !== "" && s !== "." && s !== "..")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces in entry names.
     .map((s) => s.replace(/[\u0000-\u001f\u007f]/g, "_"));
   return segments.length ? segments.join("/") : undefined;
 }
@@ -166,7 +167,7 @@ export class ZipTooLargeError extends Error {
     readonly actualBytes?: number,
   ) {
     super(
-      `the download is larger than the limit of ${limitBytes} bytes` + (actualBytes !== undefined ? ` (at least ${actualBytes} bytes)` : ""),
+      `the download is larger than the limit of ${limitBytes} bytes${actualBytes !== undefined ? ` (at least ${actualBytes} bytes)` : ""}`,
     );
     this.name = "ZipTooLargeError";
   }

@@ -37,8 +37,14 @@ export async function startRedis(): Promise<RedisDaemon> {
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("error", (error) => (clearTimeout(timer), reject(error)));
-    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`redis-server exited with ${code}\n--- redis log ---\n${output}`))));
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}\n--- redis log ---\n${output}`));
+    });
   });
   return { port, url: `redis://127.0.0.1:${port}`, log, stop: () => stop(child) };
 }

@@ -43,7 +43,7 @@ function recordPasses(asset: Asset, query: JudgedQuery): boolean {
   return !query.free || asset.price?.free === true;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const fieldsText = (a: Asset) => [a.title, ...a.tags, ...(a.categories ?? []), a.description ?? ""].join(" | ");
 
 /**
@@ -53,7 +53,7 @@ const fieldsText = (a: Asset) => [a.title, ...a.tags, ...(a.categories ?? []), a
  * request /v1/search sends it (default limit 24) from the recordings.
  */
 export async function candidates(query: JudgedQuery, catalogue: readonly Asset[]): Promise<Candidate[]> {
-  const words = query.pool.map((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(w)}`, "iu"));
+  const words = query.pool.map((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(w)}`, "iu"));
   const pooled: Candidate[] = catalogue
     .filter((a) => recordPasses(a, query) && words.some((re) => re.test(fieldsText(a))))
     .map((asset) => ({ asset, from: "catalogue" }));
