@@ -58,7 +58,13 @@ describe("docs/adding-a-source.md", () => {
     const res = await get("/v1/assets/example:red-bricks");
     expect(res.status).toBe(200);
     expect((await res.json()).files).toEqual([
-      { url: "https://textures.example/files/red-bricks_2k_color.png", filename: "red-bricks_2k_color.png", format: "png", resolution: "2k", sizeBytes: 4194304 },
+      {
+        url: "https://textures.example/files/red-bricks_2k_color.png",
+        filename: "red-bricks_2k_color.png",
+        format: "png",
+        resolution: "2k",
+        sizeBytes: 4194304,
+      },
       { url: "https://textures.example/files/red-bricks_2k_normal.png", filename: "red-bricks_2k_normal.png", format: "png", resolution: "2k" },
     ]);
     expect((await get("/v1/assets/example:gone")).status).toBe(404);
@@ -66,7 +72,7 @@ describe("docs/adding-a-source.md", () => {
 
   it("reports an answer of another shape as the source's error, naming it once", async () => {
     const { get, replay } = await app();
-    replay.add({ url: "https://textures.example/api/search?q=tiles&offset=0&limit=24", body: "{\"items\": 3}", headers: { "content-type": "application/json" } });
+    replay.add({ url: "https://textures.example/api/search?q=tiles&offset=0&limit=24", body: '{"items": 3}', headers: { "content-type": "application/json" } });
     const body = await (await get("/v1/search?q=tiles")).json();
     expect(body.providers[0]).toMatchObject({ provider: "example", status: "error" });
     expect(body.providers[0].error).toMatch(/^example: https:\/\/textures\.example\/api\/search\?q=tiles\S* answered an unexpected shape/);

@@ -3,7 +3,7 @@
  * that surfaces call the application layer instead of one another, and that sources fail only
  * through the kit's one error type.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -28,7 +28,11 @@ function importsOf(file: string): string[] {
 
 /** `importer → imported` for every import from `from` into `into`. */
 function crossings(from: (file: string) => boolean, into: (target: string) => boolean): string[] {
-  return ALL.filter(from).flatMap((file) => importsOf(file).filter(into).map((target) => `${file} → ${target}`));
+  return ALL.filter(from).flatMap((file) =>
+    importsOf(file)
+      .filter(into)
+      .map((target) => `${file} → ${target}`),
+  );
 }
 
 const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`);
@@ -61,5 +65,26 @@ describe("sources", () => {
 
   it("need no non-null assertion on search or crawl anywhere: the Source union says which mode has which", () => {
     expect(ALL.filter((f) => /\.(search|crawl)!/.test(source(f)))).toEqual([]);
+  });
+});
+
+describe("comments", () => {
+  const TOP = /(?<![\w./-])((?:core|sources|server|pipeline|cli|bin|bench|test|docs|data|\.ci|\.github)\/[\w./-]*\w|README\.md)/g;
+  const comments = (file: string) =>
+    source(file)
+      .split("\n")
+      .map((line, i) => ({ at: `${file}:${i + 1}`, text: /^\s*(?:\/\/|\/?\*)(.*)$/.exec(line)?.[1] ?? line.split(" // ")[1] ?? "" }));
+
+  it("cite files and folders of the repository, never documents outside it", () => {
+    const dangling = ALL.flatMap((file) =>
+      comments(file).flatMap(({ at, text }) => [
+        ...[...text.matchAll(TOP)]
+          .map((m) => m[1] ?? "")
+          .filter((ref) => !existsSync(join(ROOT, ref.replace(/[.]$/, ""))))
+          .map((ref) => `${at}: ${ref}`),
+        ...(/DESIGN\.md|contract §|§\s?\d/.test(text) ? [`${at}: ${text.trim()}`] : []),
+      ]),
+    );
+    expect(dangling).toEqual([]);
   });
 });
