@@ -122,17 +122,19 @@ export interface UsageOptions extends MetricsOptions {
   now?: () => Date;
 }
 
-/** The values of one prom-client metric, as its `get()` answers them. */
+/** Samples of one metric: a prom-client `get()`'s values, or a Prometheus answer (server/stats/prometheus.ts). */
 type Values = readonly { value: number; labels: Partial<Record<string, string | number>> }[];
-const sum = (values: Values): number => values.reduce((a, v) => a + v.value, 0);
-const byLabel = (values: Values, label: string): Map<string, number> => {
+/** The sum of the finite values (a Prometheus answer may hold NaN). */
+export const sum = (values: Values): number => values.reduce((a, v) => a + (Number.isFinite(v.value) ? v.value : 0), 0);
+/** Sums by one label, leaving out values without it or not finite. */
+export function byLabel(values: Values, label: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const { labels, value } of values) {
-    const key = String(labels[label]);
-    out.set(key, (out.get(key) ?? 0) + value);
+    const key = labels[label];
+    if (key !== undefined && Number.isFinite(value)) out.set(String(key), (out.get(String(key)) ?? 0) + value);
   }
   return out;
-};
+}
 
 export function createUsage(options: UsageOptions = {}): Usage {
   const now = options.now ?? (() => new Date());
