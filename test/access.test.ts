@@ -111,7 +111,7 @@ describe("JSON-RPC batches", () => {
       error: { code: -32600, message: "Invalid Request: JSON-RPC batches are not supported; send one message per POST (MCP 2025-06-18 dropped batching)" },
       id: null,
     });
-    expect(usage.snapshot().window).toMatchObject({ searches: 0, toolCalls: 0 });
+    expect((await usage.snapshot()).window).toMatchObject({ searches: 0, toolCalls: 0 });
   });
 });
 

@@ -178,10 +178,10 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("counts tool calls and MCP searches in the usage statistics", async () => {
-    const before = served.usage.snapshot();
+    const before = await served.usage.snapshot();
     await client.callTool({ name: "search_assets", arguments: { query: "chair", types: ["model"] } });
     await client.callTool({ name: "list_providers", arguments: {} });
-    const after = served.usage.snapshot();
+    const after = await served.usage.snapshot();
     expect(after.window.toolCalls - before.window.toolCalls).toBe(2);
     expect(after.window.bySurface.mcp - before.window.bySurface.mcp).toBe(1);
     expect(after.window.bySurface.api).toBe(before.window.bySurface.api);

@@ -219,7 +219,7 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     expect(health!.p50Ms).toBeLessThanOrEqual(250);
     expect(health!.p95Ms).toBeGreaterThanOrEqual(500);
     expect(health!.p95Ms).toBeLessThanOrEqual(1000);
-    const ring = usage.snapshot().providers[0]!;
+    const ring = (await usage.snapshot()).providers[0]!;
     console.info(
       `prometheus: ready ${ready - started} ms, first scrape +${firstScrape - ready} ms, requests ${driven - firstScrape} ms, ` +
         `next scrape +${scraped - driven} ms, /v1/stats in metrics mode ${statsMs} ms; ` +

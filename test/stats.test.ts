@@ -250,7 +250,7 @@ describe("/metrics", () => {
     expect((await get("/metrics")).status).toBe(404);
   });
 
-  it("keeps labels bounded: families, route templates, tool names", () => {
+  it("keeps labels bounded: families, route templates, tool names", async () => {
     expect(clientFamily(AGENT)).toBe("other");
     expect(clientFamily(undefined)).toBe("other");
     expect(clientFamily("claude-code/1.0.83")).toBe("claude");
@@ -272,7 +272,7 @@ describe("/metrics", () => {
     const usage = createUsage();
     for (let i = 0; i < 100; i++) usage.toolCall(`tool_${i}`);
     usage.toolCall("Not A Tool Name!");
-    const names = usage.snapshot().tools.map((t) => t.name);
+    const names = (await usage.snapshot()).tools.map((t) => t.name);
     expect(names.length).toBeLessThanOrEqual(25);
     expect(names).toContain("other");
   });

@@ -1,9 +1,9 @@
 /**
- * Prometheus metrics: prom-client on a PRIVATE registry (never the global
- * one, so nothing a library registers leaks in and two apps in one process do not collide), with
- * bounded labels only: route templates (never raw paths), source ids from the registry, surfaces,
- * client families, MCP tool names (capped), asset types and outcomes. No label ever holds query
- * text, an address or a user agent.
+ * Prometheus metrics, also the only store of the usage counts (server/stats/usage.ts reads them back
+ * for /v1/stats): prom-client on a PRIVATE registry (never the global one, so nothing a library
+ * registers leaks in and two apps in one process do not collide), with bounded labels only: route
+ * templates (never raw paths), source ids from the registry, surfaces, client families, MCP tool
+ * names (capped), asset types and outcomes. No label ever holds query text, an address or a user agent.
  *
  * `/metrics` is served by `startMetricsServer` on its own port (METRICS_PORT), never by the public
  * app, so it cannot become public by accident.

@@ -12,8 +12,8 @@
 import { request } from "undici";
 import { z } from "zod";
 import type { ProviderHealth, Ranked, UsageWindow } from "../../core/schemas/index.ts";
-import { METRIC } from "./metrics.ts";
-import { health, ranked } from "./usage.ts";
+import { METRIC, type SourceOutcome } from "./metrics.ts";
+import { byLabel, health, ranked, sum } from "./usage.ts";
 
 export interface MetricsStats {
   windows: UsageWindow[];
@@ -42,7 +42,7 @@ const QueryAnswer = z.object({
     result: z.array(z.object({ metric: z.record(z.string(), z.string()), value: z.tuple([z.number(), z.string()]) })),
   }),
 });
-type Sample = { metric: Record<string, string>; value: number };
+type Sample = { labels: Record<string, string>; value: number };
 
 export interface PrometheusOptions {
   /** Per query, connect to body (default 4 s): /v1/stats must answer even when Prometheus hangs. */
@@ -79,20 +79,13 @@ async function query(baseUrl: string, promql: string, time: string | undefined, 
   } catch (err) {
     throw new PrometheusUnavailable("Prometheus gave an unexpected answer", err);
   }
-  return parsed.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
+  return parsed.data.result.map((r) => ({ labels: r.metric, value: Number(r.value[1]) }));
 }
 
 /** A float count from increase() as a whole, non-negative number. */
 const whole = (v: number): number => (Number.isFinite(v) && v > 0 ? Math.round(v) : 0);
-const sumOf = (samples: Sample[]): number => whole(samples.reduce((a, s) => a + (Number.isFinite(s.value) ? s.value : 0), 0));
-const byLabel = (samples: Sample[], label: string): [string, number][] => {
-  const out = new Map<string, number>();
-  for (const s of samples) {
-    const key = s.metric[label];
-    if (key !== undefined && Number.isFinite(s.value)) out.set(key, (out.get(key) ?? 0) + s.value);
-  }
-  return [...out].map(([k, v]) => [k, whole(v)]);
-};
+const sumOf = (samples: Sample[]): number => whole(sum(samples));
+const wholeBy = (samples: Sample[], label: string): [string, number][] => [...byLabel(samples, label)].map(([k, v]) => [k, whole(v)]);
 
 const WINDOWS = [
   { key: "24h", label: "Last 24 hours", range: "24h" },
@@ -125,12 +118,12 @@ export async function readPrometheus(baseUrl: string, options: PrometheusOptions
       inc(METRIC.pageViews, w.range),
       inc(METRIC.toolCalls, w.range, "tool"),
     ]);
-    const surfaces = Object.fromEntries(byLabel(searches, "surface"));
+    const surfaces = Object.fromEntries(wholeBy(searches, "surface"));
     const window: UsageWindow = {
       key: w.key,
       label: w.label,
       searches: sumOf(searches),
-      searchesWithResults: sumOf(searches.filter((s) => s.metric.results === "yes")),
+      searchesWithResults: sumOf(searches.filter((s) => s.labels.results === "yes")),
       bySurface: { web: surfaces.web ?? 0, api: surfaces.api ?? 0, mcp: surfaces.mcp ?? 0 },
       assetViews: sumOf(views),
       downloads: sumOf(downloads),
@@ -152,23 +145,13 @@ export async function readPrometheus(baseUrl: string, options: PrometheusOptions
     quantile(0.95),
   ]);
 
-  const perSource = new Map<string, { requests: number; ok: number; errors: number; timeouts: number }>();
-  for (const s of requests) {
-    const id = s.metric.source;
-    if (!id) continue;
-    const h = perSource.get(id) ?? { requests: 0, ok: 0, errors: 0, timeouts: 0 };
-    const n = Number.isFinite(s.value) ? s.value : 0;
-    if (s.metric.outcome === "ok") h.ok += n;
-    else if (s.metric.outcome === "error") h.errors += n;
-    else if (s.metric.outcome === "timeout") h.timeouts += n;
-    perSource.set(id, h);
-  }
   const ms = (samples: Sample[], id: string): number | null => {
-    const v = samples.find((s) => s.metric.source === id)?.value;
+    const v = samples.find((s) => s.labels.source === id)?.value;
     return v === undefined || !Number.isFinite(v) ? null : Math.max(0, Math.round(v * 1000));
   };
-  const providers = [...perSource].map(([id, h]) => {
-    const counts = { ok: whole(h.ok), errors: whole(h.errors), timeouts: whole(h.timeouts) };
+  const providers = [...new Set(requests.flatMap((s) => s.labels.source || []))].map((id) => {
+    const of = (outcome: SourceOutcome) => sumOf(requests.filter((s) => s.labels.source === id && s.labels.outcome === outcome));
+    const counts = { ok: of("ok"), errors: of("error"), timeouts: of("timeout") };
     const total = counts.ok + counts.errors + counts.timeouts;
     // No request in the window: no latency either (histogram_quantile gives NaN then anyway).
     return health(id, { requests: total, ...counts }, total ? ms(p50, id) : null, total ? ms(p95, id) : null);
@@ -177,9 +160,9 @@ export async function readPrometheus(baseUrl: string, options: PrometheusOptions
   return {
     windows: [day.window, week.window],
     breakdownLabel: "Last 7 days",
-    clients: ranked(byLabel(clients, "client")),
-    tools: ranked(byLabel(week.tools, "tool")),
-    assetTypes: ranked(byLabel(types, "type")),
+    clients: ranked(wholeBy(clients, "client")),
+    tools: ranked(wholeBy(week.tools, "tool")),
+    assetTypes: ranked(wholeBy(types, "type")),
     providers,
   };
 }

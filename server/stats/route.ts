@@ -44,8 +44,8 @@ function providerHealth(sources: readonly Source[], reached: ProviderHealth[]): 
 }
 
 /** The stats of this process since it started; `note` when metrics mode failed. */
-function processStats(deps: AppDeps, generatedAt: Date, note?: string): Stats {
-  const snap = deps.usage.snapshot();
+async function processStats(deps: AppDeps, generatedAt: Date, note?: string): Promise<Stats> {
+  const snap = await deps.usage.snapshot();
   return {
     generatedAt: generatedAt.toISOString(),
     source: "process",

@@ -1,8 +1,9 @@
 /**
- * Usage counting: aggregate counts only, counted in this process and mirrored into the
- * Prometheus metrics. Nothing here can hold a query, an address or a user agent: the inputs are
- * a surface, asset types, a yes/no, a client family, a tool name and per-source reports, and every
- * one of them is kept within a fixed or capped set of names.
+ * Usage counting, aggregate counts only, in one store: the prom-client registry of
+ * server/stats/metrics.ts, which `/metrics` serves and `snapshot()` reads back for `/v1/stats`.
+ * Nothing here can hold a query, an address or a user agent: the inputs are a surface, asset types,
+ * a yes/no, a client family, a tool name and per-source reports, and every one of them is kept
+ * within a fixed or capped set of names.
  *
  * Who calls what:
  * - GET /v1/search → `search({ surface: "web" | "api", … })` (server/stats/hooks.ts)
@@ -45,7 +46,7 @@ export interface Usage {
   readonly startedAt: Date;
   /** The clock of the statistics (generatedAt, the 60 s cache); injectable for tests. */
   now(): Date;
-  /** The Prometheus metrics this counting feeds (served by startMetricsServer). */
+  /** The store of every count: the Prometheus metrics (served by startMetricsServer), read back by snapshot(). */
   readonly metrics: Metrics;
   search(count: SearchCount): void;
   assetView(): void;
@@ -55,7 +56,8 @@ export interface Usage {
   pageView(): void;
   /** One source's line of a search; only `ok`, `error` and `timeout` reached the source and count. */
   sourceResult(report: ProviderReport): void;
-  snapshot(): ProcessSnapshot;
+  /** Read from the registry, whose metrics answer asynchronously (prom-client's `get()`). */
+  snapshot(): Promise<ProcessSnapshot>;
 }
 
 /** Latencies kept per source for p50/p95: the most recent ones, in a ring. */
@@ -89,14 +91,6 @@ export class LatencyRing {
   }
 }
 
-interface SourceHealth {
-  requests: number;
-  ok: number;
-  errors: number;
-  timeouts: number;
-  latency: LatencyRing;
-}
-
 /** Ranked by count (highest first), then name; zero counts left out. */
 export function ranked(counts: Iterable<[string, number]>): Ranked[] {
   return [...counts]
@@ -105,8 +99,10 @@ export function ranked(counts: Iterable<[string, number]>): Ranked[] {
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
 
+type Counts = Pick<ProviderHealth, "requests" | "ok" | "errors" | "timeouts">;
+
 /** okRate is null when nothing was asked (the contract). */
-export function health(provider: string, h: Omit<SourceHealth, "latency">, p50Ms: number | null, p95Ms: number | null): ProviderHealth {
+export function health(provider: string, h: Counts, p50Ms: number | null, p95Ms: number | null): ProviderHealth {
   return {
     provider,
     requests: h.requests,
@@ -124,21 +120,31 @@ const TOOL_NAME = /^[a-z][a-z0-9_]{0,39}$/;
 
 export interface UsageOptions extends MetricsOptions {
   now?: () => Date;
-  /** An existing Metrics (else one is created with `sources` and `defaultMetrics`). */
-  metrics?: Metrics;
+}
+
+/** Samples of one metric: a prom-client `get()`'s values, or a Prometheus answer (server/stats/prometheus.ts). */
+type Values = readonly { value: number; labels: Partial<Record<string, string | number>> }[];
+/** The sum of the finite values (a Prometheus answer may hold NaN). */
+export const sum = (values: Values): number => values.reduce((a, v) => a + (Number.isFinite(v.value) ? v.value : 0), 0);
+/** Sums by one label, leaving out values without it or not finite. */
+export function byLabel(values: Values, label: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { labels, value } of values) {
+    const key = labels[label];
+    if (key !== undefined && Number.isFinite(value)) out.set(String(key), (out.get(String(key)) ?? 0) + value);
+  }
+  return out;
 }
 
 export function createUsage(options: UsageOptions = {}): Usage {
   const now = options.now ?? (() => new Date());
-  const metrics = options.metrics ?? new Metrics(options);
+  const metrics = new Metrics(options);
   const startedAt = now();
-  const totals = { searches: 0, searchesWithResults: 0, assetViews: 0, downloads: 0, toolCalls: 0, pageViews: 0 };
-  const bySurface: Record<Surface, number> = { web: 0, api: 0, mcp: 0 };
-  const clients = new Map<string, number>();
-  const tools = new Map<string, number>();
-  const assetTypes = new Map<string, number>();
-  const sources = new Map<string, SourceHealth>();
-  const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  // Tool names minted as labels so far (with `other`): the cap of toolCall.
+  const toolNames = new Set<string>();
+  // The raw latencies behind p50/p95 (the histogram keeps only buckets, which would change the
+  // numbers); a source has a ring once a search reached it, in that order.
+  const latencies = new Map<string, LatencyRing>();
 
   return {
     startedAt,
@@ -147,38 +153,26 @@ export function createUsage(options: UsageOptions = {}): Usage {
 
     search({ surface, types, hadResults, client }) {
       const s: Surface = SURFACES.includes(surface) ? surface : "api";
-      const family = asClientFamily(client);
-      totals.searches++;
-      if (hadResults) totals.searchesWithResults++;
-      bySurface[s]++;
-      bump(clients, family);
       const names = types.length ? [...new Set(types.map((t) => (TYPE_NAMES.has(t) ? t : "other")))] : ["any"];
-      for (const name of names) {
-        bump(assetTypes, name);
-        metrics.searchTypes.inc({ type: name });
-      }
-      metrics.searches.inc({ surface: s, client: family, results: hadResults ? "yes" : "no" });
+      for (const name of names) metrics.searchTypes.inc({ type: name });
+      metrics.searches.inc({ surface: s, client: asClientFamily(client), results: hadResults ? "yes" : "no" });
     },
 
     assetView() {
-      totals.assetViews++;
       metrics.assetViews.inc();
     },
 
     download() {
-      totals.downloads++;
       metrics.downloads.inc();
     },
 
     toolCall(name) {
-      const tool = TOOL_NAME.test(name) && (tools.has(name) || tools.size < MAX_TOOLS) ? name : "other";
-      totals.toolCalls++;
-      bump(tools, tool);
+      const tool = TOOL_NAME.test(name) && (toolNames.has(name) || toolNames.size < MAX_TOOLS) ? name : "other";
+      toolNames.add(tool);
       metrics.toolCalls.inc({ tool });
     },
 
     pageView() {
-      totals.pageViews++;
       metrics.pageViews.inc();
     },
 
@@ -186,29 +180,41 @@ export function createUsage(options: UsageOptions = {}): Usage {
       const outcome: SourceOutcome | undefined =
         report.status === "ok" ? "ok" : report.status === "error" ? "error" : report.status === "timeout" ? "timeout" : undefined;
       if (!outcome) return; // skipped (breaker open, no key …) and link never reached the source
-      let h = sources.get(report.provider);
-      if (!h) sources.set(report.provider, (h = { requests: 0, ok: 0, errors: 0, timeouts: 0, latency: new LatencyRing() }));
-      h.requests++;
-      if (outcome === "ok") h.ok++;
-      else if (outcome === "error") h.errors++;
-      else h.timeouts++;
+      let ring = latencies.get(report.provider);
+      if (!ring) latencies.set(report.provider, (ring = new LatencyRing()));
       const ms = Math.max(0, report.tookMs);
-      h.latency.add(ms);
+      ring.add(ms);
       metrics.initSource(report.provider);
       metrics.sourceRequests.inc({ source: report.provider, outcome });
       metrics.sourceLatency.observe({ source: report.provider }, ms / 1000);
     },
 
-    snapshot() {
+    async snapshot() {
+      const searches = (await metrics.searches.get()).values;
+      const tools = (await metrics.toolCalls.get()).values;
+      const requests = (await metrics.sourceRequests.get()).values;
+      const surfaces = byLabel(searches, "surface");
       return {
         since: startedAt.toISOString(),
-        window: { key: "process", label: "Since the last restart", ...totals, bySurface: { ...bySurface } },
-        clients: ranked(clients),
-        tools: ranked(tools),
-        assetTypes: ranked(assetTypes),
-        providers: [...sources].map(([id, h]) => {
-          const [p50, p95] = h.latency.quantiles(0.5, 0.95);
-          return health(id, h, p50 ?? null, p95 ?? null);
+        window: {
+          key: "process",
+          label: "Since the last restart",
+          searches: sum(searches),
+          searchesWithResults: sum(searches.filter((v) => v.labels.results === "yes")),
+          assetViews: sum((await metrics.assetViews.get()).values),
+          downloads: sum((await metrics.downloads.get()).values),
+          toolCalls: sum(tools),
+          pageViews: sum((await metrics.pageViews.get()).values),
+          bySurface: { web: surfaces.get("web") ?? 0, api: surfaces.get("api") ?? 0, mcp: surfaces.get("mcp") ?? 0 },
+        },
+        clients: ranked(byLabel(searches, "client")),
+        tools: ranked(byLabel(tools, "tool")),
+        assetTypes: ranked(byLabel((await metrics.searchTypes.get()).values, "type")),
+        providers: [...latencies].map(([id, ring]) => {
+          const of = (outcome: SourceOutcome) => sum(requests.filter((v) => v.labels.source === id && v.labels.outcome === outcome));
+          const [ok, errors, timeouts] = [of("ok"), of("error"), of("timeout")];
+          const [p50, p95] = ring.quantiles(0.5, 0.95);
+          return health(id, { requests: ok + errors + timeouts, ok, errors, timeouts }, p50 ?? null, p95 ?? null);
         }),
       };
     },
