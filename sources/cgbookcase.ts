@@ -13,17 +13,17 @@ import * as cheerio from "cheerio";
 import type { SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
-import { isoDay, kResolution } from "./kit/texture-sites.ts";
+import { assetMakerKeepingTags, isoDay, kResolution } from "./kit/texture-sites.ts";
 
 const ID = "cgbookcase";
 const SITE = "https://www.cgbookcase.com";
 const CATALOGUE_URL = `${SITE}/api/textures`;
-const asset = assetMaker(ID);
+const asset = assetMakerKeepingTags(ID);
 const pageUrl = (slug: string) => `${SITE}/textures/${encodeURIComponent(slug)}`;
 
 /** "Brick Wall 29" → "brick-wall-29", the texture's path on the site. */
@@ -100,7 +100,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const released = (e: Entry) => Date.parse(isoDay(e.releasedate) ?? "");
   const newest = highest(entries.filter((e) => released(e) <= now.getTime()), released);
   const total = entries.length;
-  return {
+  return compact({
     total,
     free: total,
     byType: { texture: total },
@@ -110,7 +110,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
     addedLast30Days: addedLast30Days(now, entries.map((e) => isoDay(e.releasedate))),
     highlights: newest && [{ label: "Newest texture", title: newest.title, url: pageUrl(slugOf(newest.title)) }],
     method: "cgbookcase /api/textures (the whole catalogue in one array): every texture counted, release dates for the last 30 days",
-  };
+  });
 }
 
 /** The site's texture list with its search box filled in. */

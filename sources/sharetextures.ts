@@ -7,17 +7,16 @@ import { z } from "zod";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { assetMaker } from "./kit/asset.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { assetMakerKeepingTags, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 
 const ID = "sharetextures";
 const SITE = "https://www.sharetextures.com";
 const API = "https://api2.sharetextures.com/api/v0/for-frontend";
-const asset = assetMaker(ID);
+const asset = assetMakerKeepingTags(ID);
 /** ShareTextures' item types (`itemType.slug`) and ours. */
 const TYPES: Record<string, AssetType> = { textures: "texture", atlases: "texture", models: "model", products: "pack" };
 
