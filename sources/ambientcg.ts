@@ -2,64 +2,38 @@
  * ambientCG (https://ambientcg.com): CC0 PBR materials, HDRIs, 3D models, decals and atlases, with
  * a public JSON API. Live: searched through API v3 at search time.
  *
- * Why live and not indexed: the only whole-catalogue listing we have a recording of is the v2
- * `downloads_csv` (asset ids and their download files, no titles, tags, types or dates), which is
- * enough to count the catalogue but not to search it; v3 answers searches with everything a result
- * needs in one request.
+ * Why live and not indexed: the only whole-catalogue listing we know, v2 `downloads_csv` (one row per
+ * download file: no titles, tags, types or dates), can count the catalogue but not search it.
  *
- * Upstream shapes used here:
- * - `GET /api/v3/assets?q=&type=&limit=&offset=&include=…` → `{ totalResults, assets: [...] }`; each
- *   asset has `id`, `type` (`material`, `hdri`, `3d-model`, …), `title`, `url`, `tags`,
- *   `releaseDate`, `thumbnails` (`256-PNG` …) and `downloads` (`attributes` such as `2K-JPG` or
- *   `LQ-1K-PNG`, `extension`, `url` = the `/get?file=` link, `size`).
- * - `GET /api/v3/assets?id=<id>&include=…` → the same envelope with zero or one asset.
- * - `GET /api/v2/downloads_csv` → `assetId,downloadAttribute,filetype,size,downloadLink,rawLink`,
- *   one row per downloadable file of every asset (the census).
- *
- * Downloads use ambientCG's own `https://ambientcg.com/get?file=<name>` links (they log the download
- * for the site's statistics, then redirect to the file), as the site asks.
+ * Downloads go through the site's own `/get?file=<name>` links, which log the download for its statistics, as the site asks.
  */
 import { z } from "zod";
-import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
+import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { fetchJson, fetchText, shapeError, unlessGone } from "./kit/fetch.ts";
-import { kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { compact } from "./kit/asset.ts";
+import { countBy } from "./kit/census.ts";
+import { defineSource, type CensusBody } from "./kit/define.ts";
+import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { parseList } from "./kit/list.ts";
+import { assetMakerKeepingTags, isoDay, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "ambientcg";
-const NAME = "ambientCG";
 const SITE = "https://ambientcg.com";
 const API = `${SITE}/api/v3/assets`;
 const CSV_URL = `${SITE}/api/v2/downloads_csv`;
 /** Every field a result and its files need, in one request. */
 const INCLUDE = "type,title,url,tags,shortDescription,releaseDate,maps,technique,downloadStatistics,thumbnails,downloads";
+const asset = assetMakerKeepingTags(ID);
 
-/** ambientCG's asset types and ours. */
+/** ambientCG's asset types and ours. Asked types go upstream as `type=` lists of theirs in this order, so one set gives one URL. */
 const TYPES: Record<string, AssetType> = {
-  material: "material",
-  substance: "material",
-  decal: "texture",
-  atlas: "texture",
-  hdri: "hdri",
-  "3d-model": "model",
-  terrain: "other",
+  material: "material", substance: "material", decal: "texture", atlas: "texture", hdri: "hdri", "3d-model": "model", terrain: "other",
 };
 
-/** Our types as ambientCG `type=` values (comma lists, as its own /list page uses). */
-const UPSTREAM: Partial<Record<AssetType, string[]>> = {
-  material: ["material", "substance"],
-  texture: ["decal", "atlas"],
-  hdri: ["hdri"],
-  model: ["3d-model"],
-};
-
-const Download = z.looseObject({
-  attributes: z.string(),
-  extension: z.string(),
-  url: z.string(),
-  size: z.number().optional(),
-});
-
+/** `attributes` such as `2K-JPG` or `LQ-1K-PNG`; `url` is the site's `/get?file=` link. */
+const Download = z.looseObject({ attributes: z.string(), extension: z.string(), url: z.string(), size: z.number().optional() });
 const V3Asset = z.looseObject({
   id: z.string().min(1),
   type: z.string(),
@@ -71,134 +45,87 @@ const V3Asset = z.looseObject({
   thumbnails: z.record(z.string(), z.string()).nullish(),
   downloads: z.array(Download).nullish(),
 });
-type V3Asset = z.infer<typeof V3Asset>;
-
 const V3Response = z.looseObject({ totalResults: z.number(), assets: z.array(z.unknown()) });
-
-const pageUrl = (id: string) => `${SITE}/a/${encodeURIComponent(id)}`;
-const getUrl = (filename: string) => `${SITE}/get?file=${encodeURIComponent(filename)}`;
 
 /** The `type=` values for a query: undefined = no filter upstream; [] = nothing of this source fits. */
 function upstreamTypes(types: readonly AssetType[]): string[] | undefined {
-  if (types.length === 0 || types.includes("other")) return undefined;
-  // In a fixed order, so one set of types always gives one URL.
-  return [...new Set(Object.entries(UPSTREAM).flatMap(([t, values]) => (types.includes(t as AssetType) ? values : [])))];
+  return types.length === 0 || types.includes("other") ? undefined : Object.keys(TYPES).filter((t) => types.includes(TYPES[t]!));
 }
 
-function searchApiUrl(query: SourceQuery, types: string[] | undefined): string {
+/** `q` and `type` of a query, as the API and the list page both take them. */
+function filterParams(query: SourceQuery): string {
   const q = query.q.trim();
-  const params = [
-    ...(q ? [`q=${encodeURIComponent(q)}`] : []),
-    ...(types?.length ? [`type=${types.join(",")}`] : []),
-    `limit=${query.limit}`,
-    `offset=${query.offset}`,
-    `include=${INCLUDE}`,
-  ];
-  return `${API}?${params.join("&")}`;
+  const types = upstreamTypes(query.types);
+  return [...(q ? [`q=${encodeURIComponent(q)}`] : []), ...(types?.length ? [`type=${types.join(",")}`] : [])].join("&");
 }
 
-/** "Day Sky HDRI 071 B" → "Day Sky HDRI"; "3D Apple 002" → "3D Apple": the words before the number. */
-function categoryOf(title: string): string | undefined {
+/** "Day Sky HDRI 071 B" → ["Day Sky HDRI"]; "3D Apple 002" → ["3D Apple"]: the words before the number. */
+function categoriesOf(title: string): string[] {
   const words = title.trim().split(/\s+/);
-  const n = words.findIndex((w) => /^\d+$/.test(w));
-  const name = (n < 0 ? [] : words.slice(0, n)).join(" ");
-  return name || undefined;
+  const name = words.slice(0, Math.max(0, words.findIndex((w) => /^\d+$/.test(w)))).join(" ");
+  return name ? [name] : [];
 }
 
-/** The file name a download link names: `?file=` of a /get link, else the last path segment. */
-function fileNameOf(d: z.infer<typeof Download>, assetId: string): string {
-  try {
-    const url = new URL(d.url);
-    const name = url.searchParams.get("file") ?? decodeURIComponent(url.pathname.split("/").pop() ?? "");
-    if (name) return name;
-  } catch {
-    // fall through to the documented naming scheme
-  }
-  return `${assetId}_${d.attributes}.${d.extension}`;
+/** One download through the site's /get link, named as its link names it (`?file=` of a /get link, else the last path segment). */
+function fileOf(d: z.infer<typeof Download>, assetId: string): AssetFile {
+  const link = URL.canParse(d.url) ? new URL(d.url) : undefined;
+  const named = link && (link.searchParams.get("file") ?? decodeURIComponent(link.pathname.split("/").pop() ?? ""));
+  const filename = named || `${assetId}_${d.attributes}.${d.extension}`; // the documented naming scheme
+  const url = `${SITE}/get?file=${encodeURIComponent(filename)}`;
+  const resolution = kResolution(d.attributes);
+  return compact({ url, filename, format: d.extension.toLowerCase(), resolution, sizeBytes: d.size && Math.round(d.size), group: "archive" });
 }
 
 /** Formats inside an archive, from its attributes: `LQ-2K-PNG` → png; `2K` → none. */
-function innerFormats(attributes: string): string[] {
-  return attributes
-    .split("-")
-    .filter((t) => t && !/^\d+K$/i.test(t) && !/^[LSH]Q$/i.test(t))
-    .map((t) => t.toLowerCase());
-}
+const innerFormats = (attributes: string) => attributes.split("-").flatMap((t) => (t && !/^(\d+K|[LSH]Q)$/i.test(t) ? [t.toLowerCase()] : []));
 
-function toAsset(a: V3Asset): Asset {
+function toAsset(a: z.infer<typeof V3Asset>) {
   const downloads = a.downloads ?? [];
-  const formats = [...new Set(downloads.flatMap((d) => [d.extension.toLowerCase(), ...innerFormats(d.attributes)]))];
-  const resolutions = sortResolutions(downloads.flatMap((d) => kResolution(d.attributes) ?? []));
-  const thumbnail = a.thumbnails?.["256-PNG"] ?? Object.values(a.thumbnails ?? {})[0];
-  const category = categoryOf(a.title);
-  const released = a.releaseDate && /^\d{4}-\d{2}-\d{2}/.test(a.releaseDate) ? new Date(`${a.releaseDate.slice(0, 10)}T00:00:00Z`) : undefined;
-  return {
-    id: `${ID}:${a.id}`,
-    provider: ID,
-    nativeId: a.id,
+  return asset(a.id, {
     title: a.title,
-    ...(a.shortDescription?.trim() ? { description: a.shortDescription.trim() } : {}),
+    description: a.shortDescription?.trim(),
     type: TYPES[a.type] ?? "other",
-    tags: a.tags ?? [],
-    ...(category ? { categories: [category] } : {}),
-    url: a.url && /^https?:\/\//.test(a.url) ? a.url : pageUrl(a.id),
-    ...(thumbnail ? { thumbnailUrl: thumbnail } : {}),
+    tags: a.tags,
+    categories: categoriesOf(a.title),
+    url: isHttpUrl(a.url) ? a.url : `${SITE}/a/${encodeURIComponent(a.id)}`,
+    thumbnailUrl: a.thumbnails?.["256-PNG"] ?? Object.values(a.thumbnails ?? {})[0],
     license: licenseById("CC0-1.0"),
     price: { free: true },
-    ...(formats.length ? { formats } : {}),
-    ...(resolutions.length ? { resolutions } : {}),
+    formats: [...new Set(downloads.flatMap((d) => [d.extension.toLowerCase(), ...innerFormats(d.attributes)]))],
+    resolutions: sortResolutions(downloads.flatMap((d) => kResolution(d.attributes) ?? [])),
     downloadable: downloads.length > 0,
-    ...(released && !Number.isNaN(released.getTime()) ? { createdAt: released.toISOString() } : {}),
-  };
-}
-
-/** One file per download: an archive per resolution and format, through the site's /get link. */
-function filesOf(a: V3Asset): AssetFile[] {
-  return (a.downloads ?? []).map((d) => {
-    const filename = fileNameOf(d, a.id);
-    const resolution = kResolution(d.attributes);
-    return {
-      url: getUrl(filename),
-      filename,
-      format: d.extension.toLowerCase(),
-      ...(resolution ? { resolution } : {}),
-      ...(typeof d.size === "number" ? { sizeBytes: Math.round(d.size) } : {}),
-      group: "archive",
-    };
+    createdAt: isoDay(a.releaseDate),
   });
 }
 
-async function fetchAssets(url: string, ctx: SourceContext): Promise<{ total: number; assets: V3Asset[] }> {
-  const parsed = V3Response.safeParse(await fetchJson(NAME, url, ctx));
-  if (!parsed.success) throw shapeError(NAME, url, "API v3 answer has no totalResults/assets");
-  const assets = parsed.data.assets.flatMap((raw) => {
-    const a = V3Asset.safeParse(raw);
-    return a.success ? [a.data] : [];
-  });
-  if (parsed.data.assets.length > 0 && assets.length === 0) throw shapeError(NAME, url, "API v3 assets have an unexpected shape");
-  return { total: parsed.data.totalResults, assets };
+async function fetchAssets(url: string, io: SourceIo) {
+  const body = V3Response.safeParse(await io.json(url));
+  if (!body.success) throw shapeError(ID, url, "API v3 answer has no totalResults/assets");
+  return { total: body.data.totalResults, assets: parseList(ID, url, V3Asset, body.data.assets).items };
 }
 
-async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSearchResult> {
-  const types = upstreamTypes(query.types);
-  if (types && types.length === 0) return { assets: [], total: 0, searchUrl: searchUrl(query) };
-  const { total, assets } = await fetchAssets(searchApiUrl(query, types), ctx);
+async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
+  if (upstreamTypes(query.types)?.length === 0) return { assets: [], total: 0, searchUrl: searchUrl(query) };
+  const url = `${API}?${[filterParams(query), `limit=${query.limit}`, `offset=${query.offset}`, `include=${INCLUDE}`].filter(Boolean).join("&")}`;
+  const { total, assets } = await fetchAssets(url, io);
   const wanted = typeFilter(query.types);
-  const mapped = assets.map(toAsset);
-  const kept = mapped.filter((a) => wanted(a.type)).slice(0, query.limit);
+  const kept = assets.map(toAsset).filter((a) => wanted(a.type)).slice(0, query.limit);
   // The upstream count only stands for what we return when no result had to be dropped here.
-  const exact = kept.length === Math.min(mapped.length, query.limit);
-  return { assets: kept, ...(exact ? { total } : {}), searchUrl: searchUrl(query) };
+  const exact = kept.length === Math.min(assets.length, query.limit);
+  return { assets: kept, total: exact ? total : undefined, searchUrl: searchUrl(query) };
 }
 
-async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
-  const url = `${API}?id=${encodeURIComponent(nativeId)}&include=${INCLUDE}`;
-  const found = (await unlessGone(fetchAssets(url, ctx)))?.assets.find((a) => a.id === nativeId);
-  return found ? { ...toAsset(found), files: filesOf(found) } : null;
+/** One file per download: an archive per resolution and format. */
+async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
+  const answer = await unlessGone(fetchAssets(`${API}?id=${encodeURIComponent(nativeId)}&include=${INCLUDE}`, io));
+  const found = answer?.assets.find((a) => a.id === nativeId);
+  return found ? { ...toAsset(found), files: (found.downloads ?? []).map((d) => fileOf(d, found.id)) } : null;
 }
+
+type CsvRow = { id: string; attribute: string; filetype: string };
 
 /** What an asset is, from its download files alone (the CSV has no type column). */
-function csvType(rows: Array<{ attribute: string; filetype: string }>): AssetType {
+function csvType(rows: CsvRow[]): AssetType {
   if (rows.some((r) => /HDR|TONEMAPPED/i.test(r.attribute))) return "hdri";
   if (rows.some((r) => /^[LSH]Q-\d+K/i.test(r.attribute))) return "model";
   if (rows.some((r) => r.filetype === "obj")) return "other"; // terrains: heightmap + mesh
@@ -211,73 +138,46 @@ function csvCategory(assetId: string): string {
   return prefix.replace(/(?<=.)([A-Z])(?=[a-z])/g, " $1").replace(/([a-z])([A-Z])/g, "$1 $2").trim();
 }
 
-async function census(ctx: SourceContext): Promise<SourceCensus> {
-  const { text } = await fetchText(CSV_URL, ctx);
-  const lines = text.split(/\r?\n/).filter((l) => l.trim());
-  const header = (lines.shift() ?? "").split(",").map((h) => h.trim());
-  const col = (name: string) => header.indexOf(name);
-  const [idCol, attrCol, typeCol] = [col("assetId"), col("downloadAttribute"), col("filetype")];
-  if (idCol < 0 || attrCol < 0 || typeCol < 0) throw shapeError(NAME, CSV_URL, "downloads_csv has no assetId/downloadAttribute/filetype columns");
-
-  const byAsset = new Map<string, Array<{ attribute: string; filetype: string }>>();
-  for (const line of lines) {
-    const cells = line.split(",");
-    const id = cells[idCol]?.trim();
-    if (!id) continue;
-    const rows = byAsset.get(id) ?? [];
-    rows.push({ attribute: cells[attrCol]?.trim() ?? "", filetype: (cells[typeCol] ?? "").trim().toLowerCase() });
-    byAsset.set(id, rows);
+async function census(io: SourceIo): Promise<CensusBody> {
+  const [head = "", ...lines] = (await io.text(CSV_URL)).text.split(/\r?\n/).filter((l) => l.trim());
+  const header = head.split(",").map((h) => h.trim());
+  const [idCol, attrCol, typeCol] = [header.indexOf("assetId"), header.indexOf("downloadAttribute"), header.indexOf("filetype")] as const;
+  if (idCol < 0 || attrCol < 0 || typeCol < 0) throw shapeError(ID, CSV_URL, "downloads_csv has no assetId/downloadAttribute/filetype columns");
+  const byAsset = new Map<string, CsvRow[]>();
+  for (const cells of lines.map((line) => line.split(","))) {
+    const row = { id: cells[idCol]?.trim() ?? "", attribute: cells[attrCol]?.trim() ?? "", filetype: (cells[typeCol] ?? "").trim().toLowerCase() };
+    if (row.id) byAsset.set(row.id, [...(byAsset.get(row.id) ?? []), row]);
   }
-  if (byAsset.size === 0) throw shapeError(NAME, CSV_URL, "downloads_csv lists no assets");
-
-  const byType: Record<string, number> = {};
-  const categories: Record<string, number> = {};
-  for (const [id, rows] of byAsset) {
-    const type = csvType(rows);
-    byType[type] = (byType[type] ?? 0) + 1;
-    const category = csvCategory(id);
-    categories[category] = (categories[category] ?? 0) + 1;
-  }
+  if (byAsset.size === 0) throw shapeError(ID, CSV_URL, "downloads_csv lists no assets");
   const total = byAsset.size;
   return {
-    id: ID,
-    name: NAME,
-    homepage: SITE,
     total,
     free: total,
-    byType,
+    byType: countBy(byAsset, ([, rows]) => csvType(rows)),
     byLicense: { "CC0-1.0": total },
-    categories,
+    categories: countBy(byAsset, ([id]) => csvCategory(id)),
     unit: "assets",
     method:
       "ambientCG API v2 downloads_csv (one row per download file of every asset): distinct asset ids counted; type read from the files " +
       "(HDR/tonemapped → hdri, LQ/SQ/HQ levels of detail → model, meshes without them → other, the rest → material), category from the id",
-    countedAt: ctx.now().toISOString(),
   };
 }
 
 /** The same search on ambientCG's own list page. */
-function searchUrl(query: SourceQuery): string {
-  const q = query.q.trim();
-  const types = upstreamTypes(query.types);
-  const params = [...(q ? [`q=${encodeURIComponent(q)}`] : []), ...(types?.length ? [`type=${types.join(",")}`] : [])];
-  return `${SITE}/list${params.length ? `?${params.join("&")}` : ""}`;
-}
+const searchUrl = (query: SourceQuery) => [`${SITE}/list`, filterParams(query)].filter(Boolean).join("?");
 
-export const ambientcg: Source = {
-  id: ID,
-  name: NAME,
-  homepage: SITE,
-  description: "Best for CC0 PBR materials (plus HDRIs, decals and a few scanned models) with direct zip downloads per resolution.",
-  assetTypes: ["material", "texture", "hdri", "model"],
-  access: "api",
-  pricing: "free",
-  license: licenseById("CC0-1.0"),
-  supportsDownload: true,
-  mode: "live",
-  unit: "assets",
-  searchUrl,
-  search,
-  getAsset,
-  census,
-};
+export const ambientcg = defineSource(
+  {
+    id: ID,
+    name: "ambientCG",
+    homepage: SITE,
+    description: "Best for CC0 PBR materials (plus HDRIs, decals and a few scanned models) with direct zip downloads per resolution.",
+    assetTypes: ["material", "texture", "hdri", "model"],
+    access: "api",
+    pricing: "free",
+    license: licenseById("CC0-1.0"),
+    supportsDownload: true,
+    unit: "assets",
+  },
+  { mode: "live", searchUrl, search, getAsset, census },
+);

@@ -41,7 +41,7 @@ describe("3dtextures: metadata", () => {
 describe("3dtextures: search", () => {
   it("asks the posts search with embedded terms and maps each post", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDTextures.search!(query("wood"), ctx);
+    const result = await threeDTextures.search(query("wood"), ctx);
     expect(replay.requested).toEqual([WOOD_URL]);
     expect(result.total).toBeUndefined(); // no X-WP-Total in the recording
     expect(result.searchUrl).toBe("https://3dtextures.me/?s=wood");
@@ -75,12 +75,12 @@ describe("3dtextures: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // Scripted: the recorded body with a header the recording does not have.
     replay.add({ url: WOOD_URL, file: "wp_posts_search_wood.json", headers: { "x-wp-total": "57" } }, DIR);
-    expect((await threeDTextures.search!(query("wood"), ctx)).total).toBe(57);
+    expect((await threeDTextures.search(query("wood"), ctx)).total).toBe(57);
   });
 
   it("drops Patreon-exclusive posts when only free assets are asked", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const result = await threeDTextures.search!(query("wood", { free: true }), ctx);
+    const result = await threeDTextures.search(query("wood", { free: true }), ctx);
     expect(result.assets.map((a) => a.nativeId)).not.toContain("asphalt-damaged-001");
     expect(result.assets).toHaveLength(3);
     expect(result.total).toBeUndefined();
@@ -90,7 +90,7 @@ describe("3dtextures: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const page2 = `${API}?search=wood&_embed=wp:term&per_page=4&page=2&${FIELDS}`;
     replay.add({ url: page2, status: 400, body: JSON.stringify({ code: "rest_post_invalid_page_number" }) });
-    const result = await threeDTextures.search!(query("wood", { offset: 4 }), ctx);
+    const result = await threeDTextures.search(query("wood", { offset: 4 }), ctx);
     expect(replay.requested).toEqual([page2]);
     expect(result.assets).toEqual([]);
   });
@@ -98,7 +98,7 @@ describe("3dtextures: search", () => {
   it("keeps page 1's posts when the next page of the window fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const page2 = `${API}?search=wood&_embed=wp:term&per_page=4&page=2&${FIELDS}`;
-    const result = await threeDTextures.search!(query("wood", { offset: 1 }), ctx);
+    const result = await threeDTextures.search(query("wood", { offset: 1 }), ctx);
     expect([...replay.requested].sort()).toEqual([WOOD_URL, page2].sort());
     expect(result.assets.map((a) => a.nativeId)).toEqual([
       "wood-wicker-013-free-seamless-pbr-texture",
@@ -108,36 +108,36 @@ describe("3dtextures: search", () => {
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW });
     other.replay.add({ url: WOOD_URL, status: 500, body: "oops" });
-    await expect(threeDTextures.search!(query("wood", { offset: 1 }), other.ctx)).rejects.toThrow();
+    await expect(threeDTextures.search(query("wood", { offset: 1 }), other.ctx)).rejects.toThrow();
   });
 
   it("asks per_page=24 with the default limit (manifest STAND-IN: the recorded page of 4)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDTextures.search!(query("wood", { limit: 24 }), ctx);
+    const result = await threeDTextures.search(query("wood", { limit: 24 }), ctx);
     expect(replay.requested).toEqual([`${API}?search=wood&_embed=wp:term&per_page=24&page=1&${FIELDS}`]);
     expect(result.assets).toHaveLength(4);
   });
 
   it("asks nothing for types 3DTextures does not have", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect((await threeDTextures.search!(query("wood", { types: ["model"] }), ctx)).assets).toEqual([]);
+    expect((await threeDTextures.search(query("wood", { types: ["model"] }), ctx)).assets).toEqual([]);
     expect(replay.requested).toEqual([]);
   });
 
   it("rejects a changed answer, naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: WOOD_URL, body: "<html>changed</html>" });
-    await expect(threeDTextures.search!(query("wood"), ctx)).rejects.toThrow(/3DTextures/);
+    await expect(threeDTextures.search(query("wood"), ctx)).rejects.toThrow(/3dtextures: /);
     const other = replayContext({ now: NOW });
     other.replay.add({ url: WOOD_URL, body: JSON.stringify({ posts: [] }) });
-    await expect(threeDTextures.search!(query("wood"), other.ctx)).rejects.toThrow(/3DTextures: posts JSON is not an array/);
+    await expect(threeDTextures.search(query("wood"), other.ctx)).rejects.toThrow(/3dtextures: posts JSON is not an array/);
   });
 });
 
 describe("3dtextures: getAsset", () => {
   it("lists the post's Google Drive link as a file that needs the browser", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await threeDTextures.getAsset!("wood-tiles-005", ctx);
+    const details = await threeDTextures.getAsset("wood-tiles-005", ctx);
     expect(replay.requested).toEqual([POST_URL]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({ title: "Wood Tiles 005", downloadable: false, resolutions: ["1k"] });
@@ -158,21 +158,21 @@ describe("3dtextures: getAsset", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?slug=no-such-post&_embed=wp:term&${FIELDS},content`, body: "[]" });
     replay.add({ url: `${API}?slug=gone&_embed=wp:term&${FIELDS},content`, status: 404, body: "{}" });
-    expect(await threeDTextures.getAsset!("no-such-post", ctx)).toBeNull();
-    expect(await threeDTextures.getAsset!("gone", ctx)).toBeNull();
+    expect(await threeDTextures.getAsset("no-such-post", ctx)).toBeNull();
+    expect(await threeDTextures.getAsset("gone", ctx)).toBeNull();
   });
 
   it("rejects a post without content, naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: POST_URL, body: JSON.stringify([{ id: 1, slug: "wood-tiles-005", link: "https://3dtextures.me/x/", title: { rendered: "x" } }]) });
-    await expect(threeDTextures.getAsset!("wood-tiles-005", ctx)).rejects.toThrow(/3DTextures: post has no content/);
+    await expect(threeDTextures.getAsset("wood-tiles-005", ctx)).rejects.toThrow(/3dtextures: post has no content/);
   });
 });
 
 describe("3dtextures: census", () => {
   it("counts the newest page when there is no X-WP-Total (stand-in: 4 posts, all seen)", async () => {
     const { ctx, replay } = replayContext({ now: new Date("2026-09-10T00:00:00Z") });
-    const census = await threeDTextures.census!(ctx);
+    const census = await threeDTextures.census(ctx);
     expect(replay.requested).toEqual([CENSUS_URL]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toMatchObject({
@@ -192,7 +192,7 @@ describe("3dtextures: census", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // Scripted: the stand-in body with a header the recording does not have.
     replay.add({ url: CENSUS_URL, file: "wp_posts_search_wood.json", headers: { "x-wp-total": "1234" } }, DIR);
-    const census = SourceCensus.parse(await threeDTextures.census!(ctx));
+    const census = SourceCensus.parse(await threeDTextures.census(ctx));
     expect(census.total).toBe(1234);
     expect(census.atLeast).toBeUndefined();
     expect(census.free).toBeUndefined();

@@ -40,7 +40,7 @@ describe("ambientcg: metadata", () => {
 describe("ambientcg: search", () => {
   it("asks v3 with q, limit, offset and the include list, and maps each result", async () => {
     const { ctx, replay } = setup();
-    const result = await ambientcg.search!(query("wood", { limit: 3 }), ctx);
+    const result = await ambientcg.search(query("wood", { limit: 3 }), ctx);
 
     expect(replay.requested).toEqual([WOOD_URL]);
     expect(result.total).toBe(331);
@@ -68,7 +68,7 @@ describe("ambientcg: search", () => {
 
   it("passes a single type upstream (model → 3d-model)", async () => {
     const { ctx, replay } = setup();
-    const result = await ambientcg.search!(query("apple", { types: ["model"] }), ctx);
+    const result = await ambientcg.search(query("apple", { types: ["model"] }), ctx);
     expect(replay.requested).toEqual([APPLE_URL]);
     expect(result.total).toBe(3);
     expect(result.assets.map((a) => [a.nativeId, a.type, a.categories])).toEqual([
@@ -85,7 +85,7 @@ describe("ambientcg: search", () => {
     const url = `${API}?q=wood&type=material,substance,decal,atlas&limit=3&offset=6&${INCLUDE}`;
     // Scripted for this test: the real wood recording answers this URL too.
     replay.add({ url, file: "v3_search_wood.json" }, join(FIXTURES, "ambientcg"));
-    const result = await ambientcg.search!(query("wood", { types: ["texture", "material"], limit: 3, offset: 6 }), ctx);
+    const result = await ambientcg.search(query("wood", { types: ["texture", "material"], limit: 3, offset: 6 }), ctx);
     expect(replay.requested).toEqual([url]);
     expect(result.assets).toHaveLength(3);
     expect(result.total).toBe(331);
@@ -94,7 +94,7 @@ describe("ambientcg: search", () => {
 
   it("asks limit=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
     const { ctx, replay } = setup();
-    const result = await ambientcg.search!(query("wood"), ctx);
+    const result = await ambientcg.search(query("wood"), ctx);
     expect(replay.requested).toEqual([`${API}?q=wood&limit=24&offset=0&${INCLUDE}`]);
     expect(result.assets.map((a) => a.id)).toEqual(["ambientcg:Wood096", "ambientcg:Wood095", "ambientcg:Wood094"]);
     expect(result.total).toBe(331);
@@ -105,7 +105,7 @@ describe("ambientcg: search", () => {
     const url = `${API}?q=wood&type=hdri&limit=3&offset=0&${INCLUDE}`;
     // Scripted: an answer holding materials where HDRIs were asked (an upstream filter that did not apply).
     replay.add({ url, file: "v3_search_wood.json" }, join(FIXTURES, "ambientcg"));
-    const result = await ambientcg.search!(query("wood", { types: ["hdri"], limit: 3 }), ctx);
+    const result = await ambientcg.search(query("wood", { types: ["hdri"], limit: 3 }), ctx);
     expect(replay.requested).toEqual([url]);
     expect(result.assets).toEqual([]);
     expect(result.total).toBeUndefined();
@@ -113,7 +113,7 @@ describe("ambientcg: search", () => {
 
   it("asks nothing for a type ambientCG does not have", async () => {
     const { ctx, replay } = setup();
-    const result = await ambientcg.search!(query("wood", { types: ["audio"] }), ctx);
+    const result = await ambientcg.search(query("wood", { types: ["audio"] }), ctx);
     expect(replay.requested).toEqual([]);
     expect(result).toMatchObject({ assets: [], total: 0 });
   });
@@ -121,17 +121,17 @@ describe("ambientcg: search", () => {
   it("rejects a changed answer with a message naming the source", async () => {
     const { ctx, replay } = setup();
     replay.add({ url: WOOD_URL, body: "<html>changed</html>" });
-    await expect(ambientcg.search!(query("wood", { limit: 3 }), ctx)).rejects.toThrow(/ambientCG: .* did not answer JSON/);
+    await expect(ambientcg.search(query("wood", { limit: 3 }), ctx)).rejects.toThrow(/ambientcg: .* did not answer JSON/);
     const fresh = setup();
     fresh.replay.add({ url: WOOD_URL, body: JSON.stringify({ results: [] }) });
-    await expect(ambientcg.search!(query("wood", { limit: 3 }), fresh.ctx)).rejects.toThrow(/ambientCG: API v3 answer/);
+    await expect(ambientcg.search(query("wood", { limit: 3 }), fresh.ctx)).rejects.toThrow(/ambientcg: API v3 answer/);
   });
 });
 
 describe("ambientcg: getAsset", () => {
   it("lists one /get?file= archive per quality, resolution and format", async () => {
     const { ctx, replay } = setup();
-    const details = await ambientcg.getAsset!("3DApple002", ctx);
+    const details = await ambientcg.getAsset("3DApple002", ctx);
     expect(replay.requested).toEqual([`${API}?id=3DApple002&${INCLUDE}`]);
     expect(details).not.toBeNull();
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -161,7 +161,7 @@ describe("ambientcg: getAsset", () => {
 
   it("maps an HDRI with its 1K–16K archives", async () => {
     const { ctx } = setup();
-    const details = await ambientcg.getAsset!("DaySkyHDRI071B", ctx);
+    const details = await ambientcg.getAsset("DaySkyHDRI071B", ctx);
     expect(details).toMatchObject({ type: "hdri", categories: ["Day Sky HDRI"], formats: ["zip"] });
     expect(details!.files.map((f) => [f.resolution, f.url])).toEqual(
       ["1K", "2K", "4K", "8K", "12K", "16K"].map((r) => [r.toLowerCase(), `https://ambientcg.com/get?file=DaySkyHDRI071B_${r}.zip`]),
@@ -172,15 +172,15 @@ describe("ambientcg: getAsset", () => {
     const { ctx, replay } = setup();
     replay.add({ url: `${API}?id=NoSuch001&${INCLUDE}`, body: JSON.stringify({ totalResults: 0, assets: [] }) });
     replay.add({ url: `${API}?id=Gone001&${INCLUDE}`, status: 404, body: "not found" });
-    expect(await ambientcg.getAsset!("NoSuch001", ctx)).toBeNull();
-    expect(await ambientcg.getAsset!("Gone001", ctx)).toBeNull();
+    expect(await ambientcg.getAsset("NoSuch001", ctx)).toBeNull();
+    expect(await ambientcg.getAsset("Gone001", ctx)).toBeNull();
   });
 });
 
 describe("ambientcg: census", () => {
   it("counts the downloads CSV: one asset per id, types read from the files", async () => {
     const { ctx, replay } = setup();
-    const census = await ambientcg.census!(ctx);
+    const census = await ambientcg.census(ctx);
     expect(replay.requested).toEqual([CSV_URL]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toMatchObject({
@@ -200,7 +200,7 @@ describe("ambientcg: census", () => {
   it("rejects a CSV without its columns, naming the source", async () => {
     const { ctx, replay } = setup();
     replay.add({ url: CSV_URL, body: "<html>changed</html>" });
-    await expect(ambientcg.census!(ctx)).rejects.toThrow(/ambientCG: downloads_csv/);
+    await expect(ambientcg.census(ctx)).rejects.toThrow(/ambientcg: downloads_csv/);
   });
 });
 

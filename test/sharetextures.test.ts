@@ -40,7 +40,7 @@ describe("sharetextures: metadata", () => {
 describe("sharetextures: search", () => {
   it("asks the tag listing sorted by downloads and maps each item", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await sharetextures.search!(query("Brick Wall"), ctx);
+    const result = await sharetextures.search(query("Brick Wall"), ctx);
     expect(replay.requested).toEqual([BRICK_URL]);
     expect(result.total).toBe(9);
     expect(result.searchUrl).toBe("https://www.sharetextures.com/tag/brick-wall");
@@ -68,7 +68,7 @@ describe("sharetextures: search", () => {
     const url = `${API}/items?tag=no-such-tag&sortBy=most_download&page=1&perPage=3`;
     // Scripted: a listing whose facets do not hold the asked tag, as the API answers for an unknown tag.
     replay.add({ url, file: "items_brick-wall.json" }, DIR);
-    const result = await sharetextures.search!(query("no such tag"), ctx);
+    const result = await sharetextures.search(query("no such tag"), ctx);
     expect(replay.requested).toEqual([url]);
     expect(result).toMatchObject({ assets: [], total: 0 });
   });
@@ -78,7 +78,7 @@ describe("sharetextures: search", () => {
     const page2 = `${API}/items?tag=brick-wall&sortBy=most_download&page=2&perPage=3`;
     // Scripted: page 2 answered with the recorded page-1 body (only the URLs and the slicing are checked).
     replay.add({ url: page2, file: "items_brick-wall.json" }, DIR);
-    const result = await sharetextures.search!(query("brick wall", { offset: 1 }), ctx);
+    const result = await sharetextures.search(query("brick wall", { offset: 1 }), ctx);
     expect([...replay.requested].sort()).toEqual([BRICK_URL, page2]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["brick-wall-5", "brick-wall-4", "brick-wall-2"]);
   });
@@ -86,18 +86,18 @@ describe("sharetextures: search", () => {
   it("keeps page 1's results when the next page of the window fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const page2 = `${API}/items?tag=brick-wall&sortBy=most_download&page=2&perPage=3`;
-    const result = await sharetextures.search!(query("brick wall", { offset: 1 }), ctx);
+    const result = await sharetextures.search(query("brick wall", { offset: 1 }), ctx);
     expect([...replay.requested].sort()).toEqual([BRICK_URL, page2]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["brick-wall-5", "brick-wall-4"]);
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW });
     other.replay.add({ url: BRICK_URL, status: 500, body: "oops" });
-    await expect(sharetextures.search!(query("brick wall", { offset: 1 }), other.ctx)).rejects.toThrow(BRICK_URL);
+    await expect(sharetextures.search(query("brick wall", { offset: 1 }), other.ctx)).rejects.toThrow(BRICK_URL);
   });
 
   it("asks perPage=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await sharetextures.search!(query("brick wall", { limit: 24 }), ctx);
+    const result = await sharetextures.search(query("brick wall", { limit: 24 }), ctx);
     expect(replay.requested).toEqual([`${API}/items?tag=brick-wall&sortBy=most_download&page=1&perPage=24`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["brick-wall-2", "brick-wall-5", "brick-wall-4"]);
     expect(result.total).toBe(9);
@@ -105,7 +105,7 @@ describe("sharetextures: search", () => {
 
   it("asks nothing for types ShareTextures does not have", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await sharetextures.search!(query("brick wall", { types: ["hdri", "audio"] }), ctx);
+    const result = await sharetextures.search(query("brick wall", { types: ["hdri", "audio"] }), ctx);
     expect(replay.requested).toEqual([]);
     expect(result.assets).toEqual([]);
   });
@@ -113,17 +113,17 @@ describe("sharetextures: search", () => {
   it("rejects a changed listing, naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: BRICK_URL, body: "<html>changed</html>" });
-    await expect(sharetextures.search!(query("brick wall"), ctx)).rejects.toThrow(/ShareTextures/);
+    await expect(sharetextures.search(query("brick wall"), ctx)).rejects.toThrow(/sharetextures: /);
     const other = replayContext({ now: NOW });
     other.replay.add({ url: BRICK_URL, body: JSON.stringify({ success: true, data: { list: [] } }) });
-    await expect(sharetextures.search!(query("brick wall"), other.ctx)).rejects.toThrow(/ShareTextures: listing JSON has no data.items array/);
+    await expect(sharetextures.search(query("brick wall"), other.ctx)).rejects.toThrow(/sharetextures: listing JSON has no data.items array/);
   });
 });
 
 describe("sharetextures: getAsset", () => {
   it("maps the item details and lists no files", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await sharetextures.getAsset!("brick-wall-2", ctx);
+    const details = await sharetextures.getAsset("brick-wall-2", ctx);
     expect(replay.requested).toEqual([`${API}/item/brick-wall-2`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toStrictEqual({
@@ -153,21 +153,21 @@ describe("sharetextures: getAsset", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/item/gone`, status: 404, body: "{}" });
     replay.add({ url: `${API}/item/nothing`, body: JSON.stringify({ success: false, data: null, error: ["not found"] }) });
-    expect(await sharetextures.getAsset!("gone", ctx)).toBeNull();
-    expect(await sharetextures.getAsset!("nothing", ctx)).toBeNull();
+    expect(await sharetextures.getAsset("gone", ctx)).toBeNull();
+    expect(await sharetextures.getAsset("nothing", ctx)).toBeNull();
   });
 
   it("rejects a changed item page, naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/item/brick-wall-2`, body: "<html>changed</html>" });
-    await expect(sharetextures.getAsset!("brick-wall-2", ctx)).rejects.toThrow(/ShareTextures/);
+    await expect(sharetextures.getAsset("brick-wall-2", ctx)).rejects.toThrow(/sharetextures: /);
   });
 });
 
 describe("sharetextures: census", () => {
   it("reads the listing's totalCount and its most downloaded items", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await sharetextures.census!(ctx);
+    const census = await sharetextures.census(ctx);
     expect(replay.requested).toEqual([`${API}/items?sortBy=most_download&page=1&perPage=3`]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toMatchObject({

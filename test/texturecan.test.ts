@@ -42,7 +42,7 @@ describe("texturecan: metadata", () => {
 describe("texturecan: search", () => {
   it("scrapes the search page's cards", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await texturecan.search!(query("wood"), ctx);
+    const result = await texturecan.search(query("wood"), ctx);
     expect(replay.requested).toEqual([PAGE1]);
     expect(result.total).toBeUndefined(); // 4 pages: no exact count
     expect(result.searchUrl).toBe(PAGE1);
@@ -69,7 +69,7 @@ describe("texturecan: search", () => {
 
   it("reads the page size from page 1 and pages on from there", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await texturecan.search!(query("wood", { offset: 3, limit: 2 }), ctx);
+    const result = await texturecan.search(query("wood", { offset: 3, limit: 2 }), ctx);
     expect(replay.requested).toEqual([PAGE1, PAGE2]);
     expect(result.assets.map((a) => [a.nativeId, a.title])).toEqual([
       ["458", "Old Wood Texture"],
@@ -79,7 +79,7 @@ describe("texturecan: search", () => {
 
   it("joins pages when the window crosses them", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await texturecan.search!(query("wood", { offset: 2, limit: 2 }), ctx);
+    const result = await texturecan.search(query("wood", { offset: 2, limit: 2 }), ctx);
     expect([...replay.requested].sort()).toEqual([PAGE1, PAGE2]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["589", "458"]);
   });
@@ -87,7 +87,7 @@ describe("texturecan: search", () => {
   it("keeps the pages that answered when a later page fails (pages 3 and 4 are not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // The default limit 24 over pages of 3 cards asks every page of the pager (4).
-    const result = await texturecan.search!(query("wood", { limit: 24 }), ctx);
+    const result = await texturecan.search(query("wood", { limit: 24 }), ctx);
     expect(replay.requested).toEqual([PAGE1, PAGE2, `${SITE}/search/wood/3/`, `${SITE}/search/wood/4/`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["591", "590", "589", "458", "456"]);
     expect(result.total).toBeUndefined();
@@ -96,23 +96,23 @@ describe("texturecan: search", () => {
   it("ends the window at the first failed page, so the results stay contiguous", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: PAGE2, status: 503, body: "busy" });
-    const result = await texturecan.search!(query("wood", { limit: 24 }), ctx);
+    const result = await texturecan.search(query("wood", { limit: 24 }), ctx);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["591", "590", "589"]);
   });
 
   it("still fails when the window's first page fails", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // Offset 6 starts on page 3 (not recorded): nothing of the window answered.
-    await expect(texturecan.search!(query("wood", { offset: 6, limit: 2 }), ctx)).rejects.toThrow(`${SITE}/search/wood/3/`);
+    await expect(texturecan.search(query("wood", { offset: 6, limit: 2 }), ctx)).rejects.toThrow(`${SITE}/search/wood/3/`);
     expect(replay.requested).toEqual([PAGE1, `${SITE}/search/wood/3/`]);
     const other = replayContext({ now: NOW });
-    await expect(texturecan.search!(query("chair"), other.ctx)).rejects.toThrow(`${SITE}/search/chair/1/`);
+    await expect(texturecan.search(query("chair"), other.ctx)).rejects.toThrow(`${SITE}/search/chair/1/`);
   });
 
   it("asks nothing without words or for types it does not have", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect((await texturecan.search!(query(""), ctx)).assets).toEqual([]);
-    expect((await texturecan.search!(query("wood", { types: ["hdri"] }), ctx)).assets).toEqual([]);
+    expect((await texturecan.search(query(""), ctx)).assets).toEqual([]);
+    expect((await texturecan.search(query("wood", { types: ["hdri"] }), ctx)).assets).toEqual([]);
     expect(replay.requested).toEqual([]);
   });
 
@@ -123,7 +123,7 @@ describe("texturecan: search", () => {
       `<div class="article-box"><div class="texture-header"><a href="/details/591/">Wood 1<br />(Wood 0001)</a></div>` +
       `<div class="texture-img"><img src="${src}" alt="Wood 1" /></div><div class="texture-desc"></div></div>`;
     replay.add({ url: PAGE1, body: `<html><body><div class="articles">${card("http://[broken")}</div></body></html>` });
-    const { assets } = await texturecan.search!(query("wood"), ctx);
+    const { assets } = await texturecan.search(query("wood"), ctx);
     expect(assets).toHaveLength(1);
     expect(assets[0]).toMatchObject({ id: "texturecan:591", title: "Wood 1" });
     expect(assets[0]).not.toHaveProperty("thumbnailUrl");
@@ -132,14 +132,14 @@ describe("texturecan: search", () => {
   it("rejects a changed page, naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: PAGE1, body: "<html>changed</html>" });
-    await expect(texturecan.search!(query("wood"), ctx)).rejects.toThrow(/TextureCan: listing page has no .articles/);
+    await expect(texturecan.search(query("wood"), ctx)).rejects.toThrow(/texturecan: listing page has no .articles/);
   });
 });
 
 describe("texturecan: getAsset", () => {
   it("reads a texture's meta tags and its direct zip links", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await texturecan.getAsset!("591", ctx);
+    const details = await texturecan.getAsset("591", ctx);
     expect(replay.requested).toEqual([`${SITE}/details/591/`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({
@@ -165,7 +165,7 @@ describe("texturecan: getAsset", () => {
 
   it("reads a model page (model-<n>) with its single zip", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await texturecan.getAsset!("model-547", ctx);
+    const details = await texturecan.getAsset("model-547", ctx);
     expect(replay.requested).toEqual([`${SITE}/models/details/547/`]);
     expect(details).toMatchObject({ id: "texturecan:model-547", type: "model", title: "Gold Coin 3D Model", polyCount: 700, categories: ["Finance"] });
     expect(details!.files).toStrictEqual([
@@ -182,22 +182,22 @@ describe("texturecan: getAsset", () => {
   it("answers null for an id that is not TextureCan's, or a 404", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${SITE}/details/99999/`, status: 404, body: "not found" });
-    expect(await texturecan.getAsset!("not-an-id", ctx)).toBeNull();
-    expect(await texturecan.getAsset!("99999", ctx)).toBeNull();
+    expect(await texturecan.getAsset("not-an-id", ctx)).toBeNull();
+    expect(await texturecan.getAsset("99999", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${SITE}/details/99999/`]);
   });
 
   it("rejects a changed page, naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${SITE}/details/591/`, body: "<html>changed</html>" });
-    await expect(texturecan.getAsset!("591", ctx)).rejects.toThrow(/TextureCan: details page has no og:title/);
+    await expect(texturecan.getAsset("591", ctx)).rejects.toThrow(/texturecan: details page has no og:title/);
   });
 });
 
 describe("texturecan: census", () => {
   it("counts the models listing as a lower bound", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await texturecan.census!(ctx);
+    const census = await texturecan.census(ctx);
     expect(replay.requested).toEqual([`${SITE}/models/`]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toMatchObject({

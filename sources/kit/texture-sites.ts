@@ -1,35 +1,30 @@
-/**
- * Small helpers shared by the CC0 texture-site sources (ambientCG, cgbookcase, ShareTextures,
- * 3DTextures, TextureCan): resolutions, type filters and text.
- */
+/** Helpers of the CC0 texture-site sources (ambientCG, cgbookcase, ShareTextures, 3DTextures, TextureCan). */
 import * as cheerio from "cheerio";
+import type { Asset } from "../../core/schemas/index.ts";
+import { assetMaker, type AssetFields } from "./asset.ts";
 
-export { DAY_MS } from "./census.ts";
+/** The kit's asset builder, but an empty tag list stays: its compact step drops it, and an Asset needs one. */
+export function assetMakerKeepingTags(source: string): (nativeId: string, fields: AssetFields) => Asset {
+  const make = assetMaker(source);
+  return (nativeId, fields) => ({ ...make(nativeId, fields), tags: fields.tags || [] });
+}
 
 /** The text of an HTML fragment, entities decoded and whitespace collapsed. */
-export function htmlText(html: string): string {
-  return cheerio.load(`<div>${html}</div>`)("div").first().text().replace(/\s+/g, " ").trim();
-}
+export const htmlText = (html: string) => cheerio.load(`<div>${html}</div>`)("div").first().text().replace(/\s+/g, " ").trim();
 
 /** `1K`, `2k Maps`, `12K` → `1k`, `2k`, `12k`; undefined when the text names no resolution. */
 export function kResolution(text: string): string | undefined {
-  const m = /(?:^|[^a-z0-9])(\d{1,2})\s*k(?![a-z])/i.exec(` ${text}`);
-  return m ? `${Number(m[1])}k` : undefined;
+  const n = /(?:^|[^a-z0-9])(\d{1,2})\s*k(?![a-z])/i.exec(` ${text}`)?.[1];
+  return n ? `${Number(n)}k` : undefined;
 }
-
 /** A pixel size as a `k` resolution: 4096 → `4k`, 1024 → `1k`; undefined below 512. */
-export function pixelsToK(px: number | undefined): string | undefined {
-  if (!px || !Number.isFinite(px)) return undefined;
-  const k = Math.round(px / 1024);
-  return k >= 1 ? `${k}k` : undefined;
-}
-
+export const pixelsToK = (px: number | undefined) => (px !== undefined && Number.isFinite(px) && px >= 512 ? `${Math.round(px / 1024)}k` : undefined);
 /** Sorts `k` resolutions by size and removes repeats. */
-export function sortResolutions(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort((a, b) => parseFloat(a) - parseFloat(b));
-}
-
+export const sortResolutions = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => parseFloat(a) - parseFloat(b));
 /** The types a query asks for, as a predicate (an empty list asks for every type). */
-export function typeFilter(types: readonly string[]): (type: string) => boolean {
-  return types.length === 0 ? () => true : (type) => types.includes(type);
+export const typeFilter = (types: readonly string[]) => (type: string) => types.length === 0 || types.includes(type);
+/** A date that starts `YYYY-MM-DD`, as that day's midnight UTC in ISO form; undefined for any other text. */
+export function isoDay(text: string | null | undefined): string | undefined {
+  const day = new Date(`${/^\d{4}-\d{2}-\d{2}/.exec(text ?? "")?.[0]}T00:00:00Z`);
+  return Number.isNaN(day.getTime()) ? undefined : day.toISOString();
 }

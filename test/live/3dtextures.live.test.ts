@@ -11,17 +11,17 @@ describe.runIf(process.env.LIVE === "1")("3dtextures (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches and maps valid assets", async () => {
-    const result = await threeDTextures.search!({ q: "wood", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const result = await threeDTextures.search({ q: "wood", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets a post with its download links", async () => {
-    const details = AssetDetails.parse(await threeDTextures.getAsset!("wood-tiles-005", ctx));
+    const details = AssetDetails.parse(await threeDTextures.getAsset("wood-tiles-005", ctx));
     expect(details.files.every((f) => f.requiresAuth)).toBe(true);
   });
 
   it("counts the catalogue", async () => {
-    expect(SourceCensus.parse(await threeDTextures.census!(ctx)).total).toBeGreaterThan(50);
+    expect(SourceCensus.parse(await threeDTextures.census(ctx)).total).toBeGreaterThan(50);
   }, 60_000);
 });

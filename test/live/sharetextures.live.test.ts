@@ -11,17 +11,17 @@ describe.runIf(process.env.LIVE === "1")("sharetextures (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches by tag and maps valid assets", async () => {
-    const result = await sharetextures.search!({ q: "brick wall", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const result = await sharetextures.search({ q: "brick wall", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets an item without files", async () => {
-    const details = AssetDetails.parse(await sharetextures.getAsset!("brick-wall-2", ctx));
+    const details = AssetDetails.parse(await sharetextures.getAsset("brick-wall-2", ctx));
     expect(details.files).toEqual([]);
   });
 
   it("counts the catalogue", async () => {
-    expect(SourceCensus.parse(await sharetextures.census!(ctx)).total).toBeGreaterThan(500);
+    expect(SourceCensus.parse(await sharetextures.census(ctx)).total).toBeGreaterThan(500);
   });
 });

@@ -11,17 +11,17 @@ describe.runIf(process.env.LIVE === "1")("texturecan (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches and maps valid assets", async () => {
-    const result = await texturecan.search!({ q: "wood", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const result = await texturecan.search({ q: "wood", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets a texture with direct zip links", async () => {
-    const details = AssetDetails.parse(await texturecan.getAsset!("591", ctx));
+    const details = AssetDetails.parse(await texturecan.getAsset("591", ctx));
     expect(details.files.some((f) => f.resolution === "2k")).toBe(true);
   });
 
   it("counts the models listing", async () => {
-    expect(SourceCensus.parse(await texturecan.census!(ctx)).total).toBeGreaterThan(0);
+    expect(SourceCensus.parse(await texturecan.census(ctx)).total).toBeGreaterThan(0);
   });
 });
