@@ -9,13 +9,13 @@ import * as cheerio from "cheerio";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { compact } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { assetMakerKeepingTags, htmlText, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { htmlText, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "3dtextures";
@@ -23,7 +23,7 @@ const SITE = "https://3dtextures.me";
 const API = `${SITE}/wp-json/wp/v2/posts`;
 const FIELDS = "id,date,slug,link,title,excerpt,categories,jetpack_featured_media_url,_links,_embedded";
 const CENSUS_PER_PAGE = 100; // posts per census request: the WordPress maximum
-const asset = assetMakerKeepingTags(ID);
+const asset = assetMaker(ID);
 
 const Term = z.looseObject({ name: z.string(), slug: z.string(), taxonomy: z.string() });
 const Post = z.looseObject({

@@ -11,12 +11,12 @@ import { z } from "zod";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { compact } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
-import { assetMakerKeepingTags, isoDay, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { isoDay, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "ambientcg";
@@ -25,7 +25,7 @@ const API = `${SITE}/api/v3/assets`;
 const CSV_URL = `${SITE}/api/v2/downloads_csv`;
 /** Every field a result and its files need, in one request. */
 const INCLUDE = "type,title,url,tags,shortDescription,releaseDate,maps,technique,downloadStatistics,thumbnails,downloads";
-const asset = assetMakerKeepingTags(ID);
+const asset = assetMaker(ID);
 
 /** ambientCG's asset types and ours. Asked types go upstream as `type=` lists of theirs in this order, so one set gives one URL. */
 const TYPES: Record<string, AssetType> = {

@@ -13,17 +13,17 @@ import * as cheerio from "cheerio";
 import type { SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { compact } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
-import { assetMakerKeepingTags, isoDay, kResolution } from "./kit/texture-sites.ts";
+import { isoDay, kResolution } from "./kit/texture-sites.ts";
 
 const ID = "cgbookcase";
 const SITE = "https://www.cgbookcase.com";
 const CATALOGUE_URL = `${SITE}/api/textures`;
-const asset = assetMakerKeepingTags(ID);
+const asset = assetMaker(ID);
 const pageUrl = (slug: string) => `${SITE}/textures/${encodeURIComponent(slug)}`;
 
 /** "Brick Wall 29" → "brick-wall-29", the texture's path on the site. */

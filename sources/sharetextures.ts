@@ -3,6 +3,7 @@
  * (the query as a tag slug: `brick wall` → `brick-wall`) through the JSON API behind the site (api2.sharetextures.com).
  * Its terms forbid automated downloads: assets are never `downloadable` and list no files; people download on the asset page.
  */
+import { assetMaker } from "./kit/asset.ts";
 import { z } from "zod";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
@@ -11,12 +12,12 @@ import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { assetMakerKeepingTags, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 
 const ID = "sharetextures";
 const SITE = "https://www.sharetextures.com";
 const API = "https://api2.sharetextures.com/api/v0/for-frontend";
-const asset = assetMakerKeepingTags(ID);
+const asset = assetMaker(ID);
 /** ShareTextures' item types (`itemType.slug`) and ours. */
 const TYPES: Record<string, AssetType> = { textures: "texture", atlases: "texture", models: "model", products: "pack" };
 

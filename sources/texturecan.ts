@@ -9,16 +9,16 @@ import * as cheerio from "cheerio";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { compact } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { assetMakerKeepingTags, htmlText, isoDay, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { htmlText, isoDay, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "texturecan";
 const SITE = "https://www.texturecan.com";
-const asset = assetMakerKeepingTags(ID);
+const asset = assetMaker(ID);
 export const searchPageUrl = (q: string, page: number) => `${SITE}/search/${encodeURIComponent(q.trim())}/${page}/`;
 
 /** `591` → the texture page, `model-547` → the model page (else no TextureCan id), with what every asset here is: CC0, free, zips. */

@@ -26,6 +26,7 @@ export type AssetFields = Pick<Asset, "title" | "type" | "url" | "downloadable">
 export function assetMaker(source: string): (nativeId: string, fields: AssetFields) => Asset {
   return (nativeId, fields) => {
     const thumbnailUrl = httpUrl(fields.thumbnailUrl);
-    return compact({ id: `${source}:${nativeId}`, provider: source, nativeId, ...fields, thumbnailUrl, tags: fields.tags ?? [] }) as Asset;
+    const asset = compact({ id: `${source}:${nativeId}`, provider: source, nativeId, ...fields, thumbnailUrl });
+    return { ...asset, tags: asset.tags ?? [] } as Asset;
   };
 }

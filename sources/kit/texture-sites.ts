@@ -1,13 +1,5 @@
 /** Helpers of the CC0 texture-site sources (ambientCG, cgbookcase, ShareTextures, 3DTextures, TextureCan). */
 import * as cheerio from "cheerio";
-import type { Asset } from "../../core/schemas/index.ts";
-import { assetMaker, type AssetFields } from "./asset.ts";
-
-/** The kit's asset builder, but an empty tag list stays: its compact step drops it, and an Asset needs one. */
-export function assetMakerKeepingTags(source: string): (nativeId: string, fields: AssetFields) => Asset {
-  const make = assetMaker(source);
-  return (nativeId, fields) => ({ ...make(nativeId, fields), tags: fields.tags || [] });
-}
 
 /** The text of an HTML fragment, entities decoded and whitespace collapsed. */
 export const htmlText = (html: string) => cheerio.load(`<div>${html}</div>`)("div").first().text().replace(/\s+/g, " ").trim();
