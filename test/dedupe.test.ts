@@ -66,7 +66,7 @@ describe("dedupe", () => {
 describe("dedupe on recorded listings", () => {
   it("collapses Kenney's Nature Kit as listed by Kenney and by OpenGameArt", async () => {
     const { ctx } = replayContext();
-    const fromKenney = (await kenney.crawl!(ctx)).find((a) => a.id === "kenney:nature-kit")!;
+    const fromKenney = (await kenney.crawl(ctx)).find((a) => a.id === "kenney:nature-kit")!;
     const { files: _files, shareUrl: _share, ...fromOga } = (await opengameart.getAsset!("nature-kit", ctx))!;
     const out = dedupe([
       { asset: fromOga, access: "scrape" },
