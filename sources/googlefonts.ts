@@ -1,27 +1,24 @@
 /**
- * Google Fonts (https://fonts.google.com) through the Google Fonts Developer API
- * (https://www.googleapis.com/webfonts/v1/webfonts?key=<key>), which needs an API key.
- * Indexed: one request answers every family, with direct TTF URLs per variant (`files`).
- *
- * Licences: the API gives none. Google Fonts families are under the SIL Open Font License, the
- * Apache License 2.0 or the Ubuntu Font Licence, stated on each family's page; the API does not say
- * which, so no licence is claimed here (the description points at the family page).
- *
- * Upstream shape: `{ kind: "webfonts#webfontList", items: [{ family, variants, subsets, version,
- * lastModified, files: { [variant]: url }, category, kind, menu? }] }`.
- * Details are the same list (cached by the client), so `getAsset` costs no extra request.
+ * Google Fonts (https://fonts.google.com) through its Developer API, which needs a key. Indexed: one request answers every
+ * family with direct TTF URLs per variant; details are the same list (cached by the client), so they cost no request. No
+ * licence is claimed: the API gives none (a family is under OFL, Apache 2.0 or the Ubuntu Font Licence, as its page says).
  */
 import { z } from "zod";
-import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import type { SourceQuery } from "../core/source.ts";
+import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import { SourceError, toSourceError } from "../core/source-error.ts";
+import { assetMaker } from "./kit/asset.ts";
+import { countBy, highest, sum } from "./kit/census.ts";
+import { defineSource, type CensusBody } from "./kit/define.ts";
+import type { SourceIo } from "./kit/fetch.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
+import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "googlefonts";
-const NAME = "Google Fonts";
 const SITE = "https://fonts.google.com";
 const API = "https://www.googleapis.com/webfonts/v1/webfonts";
 const KEY_ENV = "GOOGLE_FONTS_API_KEY";
+const asset = assetMaker(ID);
 
 const WebFont = z.looseObject({
   family: z.string().min(1),
@@ -33,66 +30,31 @@ const WebFont = z.looseObject({
   category: z.string().optional(),
 });
 type WebFont = z.infer<typeof WebFont>;
-const WebFontList = z.looseObject({ items: z.array(z.unknown()) });
-
 /** `Press Start 2P` → `press-start-2p` (the nativeId). */
-export const slugOf = (family: string) =>
-  family.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-
+export const slugOf = (family: string) => family.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?query=${encodeURIComponent(q.trim())}` : SITE);
 const pageUrl = (family: string) => `${SITE}/specimen/${family.trim().split(/\s+/).map(encodeURIComponent).join("+")}`;
-
 /** gstatic answers https as well; the API still lists http URLs. */
 const httpsUrl = (url: string) => url.replace(/^http:\/\/fonts\.gstatic\.com\//, "https://fonts.gstatic.com/");
 
-function keyOf(ctx: SourceContext): string {
-  const key = ctx.config.keys[KEY_ENV];
-  if (!key) throw new Error(`${ID}: ${KEY_ENV} is not set (the Google Fonts API needs a key)`);
-  return key;
-}
-
-/** The same error with the key blanked out of its URL and message (errors end up in published census data). */
-function redacted(err: unknown, key: string): unknown {
-  if (!(err instanceof UpstreamError)) return err;
-  const hide = (s: string) => s.split(key).join("<key>");
-  return new UpstreamError(hide(err.message), hide(err.url), err.kind, err.status, err.retryAfterSeconds, err.code);
-}
-
-async function list(ctx: SourceContext): Promise<WebFont[]> {
-  const key = keyOf(ctx);
-  const url = `${API}?key=${encodeURIComponent(key)}`;
-  let body: unknown;
-  try {
-    body = await ctx.http.getJson(url, { signal: ctx.signal });
-  } catch (err) {
-    throw redacted(err, encodeURIComponent(key));
-  }
-  const parsed = WebFontList.safeParse(body);
-  if (!parsed.success) throw new UpstreamError(`${ID}: the webfonts list has no items array`, `${API}?key=<key>`, "parse");
-  return parsed.data.items.map((raw, i) => {
-    const font = WebFont.safeParse(raw);
-    if (!font.success) throw new UpstreamError(`${ID}: item #${i} of the webfonts list has an unexpected shape`, `${API}?key=<key>`, "parse");
-    return font.data;
-  });
-}
-
-/** `regular` → 400 normal, `700italic` → 700 italic. */
-function variantParts(variant: string): { weight: number; style: string } {
-  const m = /^(\d+)?(regular|italic)?$/.exec(variant);
-  const weight = m?.[1] ? Number(m[1]) : 400;
-  return { weight, style: variant.endsWith("italic") ? "italic" : "normal" };
+/** Every family; the key is blanked out of any failure's message and URL (errors end up in published census data). */
+async function list(io: SourceIo): Promise<WebFont[]> {
+  const key = io.config.keys[KEY_ENV];
+  if (!key) throw new SourceError(ID, "config", `${KEY_ENV} is not set (the Google Fonts API needs a key)`);
+  const hide = (s: string) => s.split(encodeURIComponent(key)).join("<key>");
+  return (await io.get(`${API}?key=${encodeURIComponent(key)}`, z.looseObject({ items: z.array(WebFont) })).catch((err: unknown) => {
+    const { kind, message, url, status } = toSourceError(ID, err);
+    throw new SourceError(ID, kind, hide(message.slice(ID.length + 2)), url && hide(url), { status });
+  })).items;
 }
 
 function toAsset(font: WebFont): Asset {
-  const slug = slugOf(font.family);
-  const description =
-    `${font.family}: ${font.category ? `${font.category} font` : "font"}, ${font.variants.length} style${font.variants.length === 1 ? "" : "s"} (${font.variants.join(", ")}); ` +
-    `subsets ${font.subsets.join(", ") || "—"}. Licence: see the family page (Google Fonts families are OFL-1.1, Apache-2.0 or UFL-1.0).`;
-  return {
-    id: `${ID}:${slug}`,
-    provider: ID,
-    nativeId: slug,
+  const styles = `${font.variants.length} style${font.variants.length === 1 ? "" : "s"} (${font.variants.join(", ")})`;
+  return asset(slugOf(font.family), {
     title: font.family,
-    description,
+    description:
+      `${font.family}: ${font.category ? `${font.category} font` : "font"}, ${styles}; subsets ${font.subsets.join(", ") || "—"}. ` +
+      "Licence: see the family page (Google Fonts families are OFL-1.1, Apache-2.0 or UFL-1.0).",
     type: "font",
     tags: [...new Set([font.category, ...fontStyleTags(font.family, font.category), ...font.subsets].filter((t): t is string => Boolean(t)))],
     categories: font.category ? [font.category] : [],
@@ -100,81 +62,56 @@ function toAsset(font: WebFont): Asset {
     price: { free: true },
     formats: ["ttf"],
     downloadable: Object.keys(font.files).length > 0,
-  };
+  });
 }
 
-/** One TTF per variant, `regular` first so "one file" picks the regular face. */
+/** One TTF per variant, `regular` first so "one file" picks the regular face: weights nearest 400 first, normal before italic. */
 export function googleFontFiles(font: WebFont): AssetFile[] {
-  const slug = slugOf(font.family);
-  const order = (v: string) => {
-    const { weight, style } = variantParts(v);
-    return Math.abs(weight - 400) * 2 + (style === "italic" ? 1 : 0);
-  };
+  // `regular` is 400 normal, `700italic` 700 italic.
+  const order = (v: string) => Math.abs(Number(/^(\d+)?(regular|italic)?$/.exec(v)?.[1] ?? 400) - 400) * 2 + (v.endsWith("italic") ? 1 : 0);
+  const ext = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? "ttf";
   return Object.entries(font.files)
-    .filter(([, url]) => /^https?:\/\//.test(url))
+    .filter(([, url]) => isHttpUrl(url))
     .sort(([a], [b]) => order(a) - order(b))
-    .map(([variant, url]) => {
-      const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? "ttf";
-      return { url: httpsUrl(url), filename: `${slug}-${variant}.${ext}`, format: ext, group: "font" };
-    });
+    .map(([variant, url]) => ({ url: httpsUrl(url), filename: `${slugOf(font.family)}-${variant}.${ext(url)}`, format: ext(url), group: "font" }));
 }
 
-async function crawl(ctx: SourceContext): Promise<Asset[]> {
-  return (await list(ctx)).map(toAsset);
+async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
+  const font = (await list(io)).find((f) => slugOf(f.family) === nativeId);
+  return font ? { ...toAsset(font), files: googleFontFiles(font) } : null;
 }
 
-async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
-  const font = (await list(ctx)).find((f) => slugOf(f.family) === nativeId);
-  if (!font) return null;
-  return { ...toAsset(font), files: googleFontFiles(font) };
-}
-
-async function census(ctx: SourceContext): Promise<SourceCensus> {
-  const fonts = await list(ctx);
-  const categories: Record<string, number> = {};
-  for (const font of fonts) if (font.category) categories[font.category] = (categories[font.category] ?? 0) + 1;
-  const highlights: NonNullable<SourceCensus["highlights"]> = [];
-  const newest = [...fonts].sort((a, b) => (b.lastModified ?? "").localeCompare(a.lastModified ?? ""))[0];
-  if (newest) highlights.push({ label: "Most recently updated family", title: newest.family, url: pageUrl(newest.family) });
-  const widest = [...fonts].sort((a, b) => b.variants.length - a.variants.length)[0];
-  if (widest) highlights.push({ label: "Most styles", title: widest.family, url: pageUrl(widest.family), value: widest.variants.length });
-  const styles = fonts.reduce((n, f) => n + Object.keys(f.files).length, 0);
-  highlights.push({ label: "Font files (one per style)", title: "TTF files listed by the API", url: SITE, value: styles });
+async function census(io: SourceIo): Promise<CensusBody> {
+  const fonts = await list(io);
+  const [newest, widest] = [highest(fonts, (f) => Date.parse(f.lastModified ?? "") || 0), highest(fonts, (f) => f.variants.length)];
   return {
-    id: ID,
-    name: NAME,
-    homepage: SITE,
     total: fonts.length,
     free: fonts.length,
     byType: { font: fonts.length },
-    categories,
+    categories: countBy(fonts, (f) => f.category),
     unit: "assets",
-    highlights,
-    method:
-      "Google Fonts Developer API: one /webfonts/v1/webfonts list, every family counted; the API gives neither licences nor dates added, so no licence breakdown or 30-day count",
-    countedAt: ctx.now().toISOString(),
+    highlights: [
+      newest && { label: "Most recently updated family", title: newest.family, url: pageUrl(newest.family) },
+      widest && { label: "Most styles", title: widest.family, url: pageUrl(widest.family), value: widest.variants.length },
+      { label: "Font files (one per style)", title: "TTF files listed by the API", url: SITE, value: sum(fonts, (f) => Object.keys(f.files).length) },
+    ].filter((h) => h !== undefined),
+    method: "Google Fonts Developer API: one /webfonts/v1/webfonts list, every family counted; " +
+      "the API gives neither licences nor dates added, so no licence breakdown or 30-day count",
   };
 }
 
-function searchUrl(query: SourceQuery): string {
-  const q = query.q.trim();
-  return q ? `${SITE}/?query=${encodeURIComponent(q)}` : SITE;
-}
-
-export const googlefonts: Source = {
-  id: ID,
-  name: NAME,
-  homepage: SITE,
-  description: "Best for the Google Fonts library: every family with direct TTF files per style (licence stated on each family's page).",
-  assetTypes: ["font"],
-  access: "api",
-  pricing: "free",
-  supportsDownload: true,
-  mode: "indexed",
-  key: { env: KEY_ENV, required: true },
-  unit: "assets",
-  searchUrl,
-  crawl,
-  getAsset,
-  census,
-};
+export const googlefonts = defineSource(
+  {
+    id: ID,
+    name: "Google Fonts",
+    homepage: SITE,
+    description: "Best for the Google Fonts library: every family with direct TTF files per style (licence stated on each family's page).",
+    assetTypes: ["font"],
+    access: "api",
+    pricing: "free",
+    supportsDownload: true,
+    key: { env: KEY_ENV, required: true },
+    unit: "assets",
+  },
+  { mode: "indexed", searchUrl, crawl: async (io) => (await list(io)).map(toAsset), getAsset, census },
+);

@@ -1,137 +1,93 @@
 /**
- * Quaternius (https://quaternius.com): free low-poly 3D model packs by one artist. No API: the home
- * page lists every pack as a card, so the source is indexed from that one page.
- *
- * Upstream shapes used here:
- * - `/` → `div.pack` cards: a link to `/packs/<slug>.html` around `img.gallery-img` (the thumbnail),
- *   `div.PackText` whose own text is the title, public tags in `div.tags`, an optional `div.new-badge`,
- *   and hidden search keywords run together in a `<noscript>` (not split into tags: they are not words).
- *   Cards that link elsewhere (the Patreon "All In One File" card) are not packs and are skipped.
- * - `/packs/<slug>.html` → `og:title` ("Quaternius • <title>"), a meta description (with `<b>`),
- *   `og:image`, `div.infoitem` rows (Models count, Animated/Textured as check or x-mark icons,
- *   Formats tags, License link: CC0 for most packs, the artist's own "QAL" for some), the release
- *   month in `div.titleDate`, and the download behind `window.open('…')`: a Google Drive folder or
- *   an itch.io page. Neither is a plain file, so every file is `requiresAuth` and nothing is downloadable.
- *   The crawl reads every pack page too: only there are a pack's description and licence.
+ * Quaternius (https://quaternius.com): free low-poly 3D model packs by one artist. No API: the home page lists every
+ * pack as a card, so the source is indexed from it; the crawl reads every pack page too, the only place of a pack's
+ * description and licence.
+ * - `/` → `div.pack` cards: a `/packs/<slug>.html` link (the Patreon card links elsewhere: not a pack), an `img`,
+ *   `div.PackText` (own text: the title), public tags in `div.tags`, maybe `div.new-badge`.
+ * - `/packs/<slug>.html` → `og:title` ("Quaternius • <title>"), meta description (with `<b>`), `og:image`, `div.infoitem`
+ *   rows (Animated: a check or x-mark icon; Formats; License link), the month in `div.titleDate`, and the download in
+ *   `window.open('…')`: a Google Drive folder or an itch.io page, not a plain file (so `requiresAuth`, not downloadable).
  */
 import * as cheerio from "cheerio";
-import type { Source, SourceContext, SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, SourceCensus } from "../core/schemas/index.ts";
+import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { unlessGone } from "./kit/fetch.ts";
-import { httpUrl } from "./kit/url.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
+import { countBy } from "./kit/census.ts";
+import { defineSource, type CensusBody } from "./kit/define.ts";
+import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { readItemPages } from "./kit/item-pages.ts";
+import { httpUrl } from "./kit/url.ts";
 
 const ID = "quaternius";
 const NAME = "Quaternius";
-const SITE = "https://quaternius.com";
-const HOME = `${SITE}/`;
-
+const HOME = "https://quaternius.com/";
 const SLUG = /^[a-z0-9][a-z0-9_-]*$/i;
-const packUrl = (slug: string) => `${SITE}/packs/${slug}.html`;
+const packUrl = (slug: string) => `${HOME}packs/${slug}.html`;
+const asset = assetMaker(ID);
+/** What every pack is, its page read or not. */
+const packFields = (slug: string) => ({ type: "model" as const, url: packUrl(slug), author: NAME, price: { free: true }, downloadable: false });
 
 /**
- * Every Quaternius pack is low poly, the artist's style across the catalogue; the recorded pages say
- * so where they speak of style (bestiarydungeonmonsterskit.html: "optimized low poly topology",
- * "Optimized and low poly"; the home page's hidden keywords of Downtown City MegaKit end in
- * "lowpoly"). A tag of every pack, for searches that ask for low poly.
+ * A tag of every pack, for searches that ask for low poly: the artist's style across the catalogue. The recorded pages say
+ * so where they speak of style (bestiarydungeonmonsterskit.html: "optimized low poly topology", "Optimized and low poly";
+ * the home page's hidden keywords of Downtown City MegaKit end in "lowpoly").
  */
 const SITE_TAGS = ["low poly"];
 
-export interface QuaterniusCard {
-  slug: string;
-  title: string;
-  url: string;
-  thumbnailUrl?: string;
-  tags: string[];
-  isNew: boolean;
-}
+export type QuaterniusCard = { slug: string; title: string; url: string; thumbnailUrl?: string; tags: string[]; isNew: boolean };
 
 /** The pack slug of a link to `/packs/<slug>.html` on quaternius.com, else undefined. */
 function packSlug(href: string | undefined): string | undefined {
-  const url = httpUrl(href, HOME);
-  if (!url) return undefined;
-  const { hostname, pathname } = new URL(url);
-  if (hostname !== "quaternius.com" && hostname !== "www.quaternius.com") return undefined;
-  const slug = /^\/packs\/([^/]+)\.html$/.exec(pathname)?.[1];
-  return slug && SLUG.test(slug) ? slug : undefined;
+  const url = new URL(httpUrl(href, HOME) ?? "about:blank");
+  const slug = /^\/packs\/([^/]+)\.html$/.exec(url.pathname)?.[1];
+  return /^(www\.)?quaternius\.com$/.test(url.hostname) && slug && SLUG.test(slug) ? slug : undefined;
 }
 
 /** Every pack card of the home page, in page order. */
 export function parseHome(html: string): QuaterniusCard[] {
   const $ = cheerio.load(html);
-  const out: QuaterniusCard[] = [];
-  const seen = new Set<string>();
-  $("div.pack").each((_, el) => {
+  const cards = new Map<string, QuaterniusCard>();
+  for (const el of $("div.pack").toArray()) {
     const card = $(el);
     const slug = packSlug(card.find("a[href]").first().attr("href"));
-    if (!slug || seen.has(slug)) return;
     const text = card.find(".PackText").first();
-    const title = text
-      .contents()
-      .filter((_, node) => node.type === "text")
-      .text()
-      .replace(/\s+/g, " ")
-      .trim();
-    if (!title) return;
-    seen.add(slug);
-    const tags = text
-      .find(".tags")
-      .toArray()
-      .map((t) => $(t).text().trim())
-      .filter(Boolean);
+    const title = text.contents().filter((_, node) => node.type === "text").text().replace(/\s+/g, " ").trim();
+    if (!slug || !title || cards.has(slug)) continue;
+    const tags = text.find(".tags").toArray().flatMap((t) => $(t).text().trim() || []);
     const thumbnailUrl = httpUrl(card.find("img").first().attr("src"), HOME);
-    out.push({
-      slug,
-      title,
-      url: packUrl(slug),
-      ...(thumbnailUrl ? { thumbnailUrl } : {}),
-      tags,
-      isNew: card.find(".new-badge").length > 0,
-    });
-  });
-  return out;
+    cards.set(slug, { slug, title, url: packUrl(slug), thumbnailUrl, tags, isNew: card.find(".new-badge").length > 0 });
+  }
+  return [...cards.values()];
 }
 
-/**
- * A card as an Asset, with what its pack page adds when it could be read: description, licence (per
- * pack: CC0 for most, the artist's "QAL" for some), formats, the Animated row and the release month.
- */
+/** A card as an Asset, with its pack page's description, licence (CC0 for most, the artist's "QAL" for some), formats, Animated and month. */
 function cardToAsset(card: QuaterniusCard, page?: AssetDetails): Asset {
-  // The public tags say so for animated or rigged packs; their absence says nothing. The page's Animated row says either.
-  const animated = page?.animated ?? (card.tags.some((t) => /^animated$/i.test(t)) ? true : undefined);
-  return {
-    id: `${ID}:${card.slug}`,
-    provider: ID,
-    nativeId: card.slug,
+  const tagged = (tag: string) => card.tags.some((t) => t.toLowerCase() === tag) || undefined;
+  return asset(card.slug, {
+    ...packFields(card.slug),
     title: card.title,
-    ...(page?.description ? { description: page.description } : {}),
-    type: "model",
+    description: page?.description,
     tags: [...new Set([...card.tags, ...SITE_TAGS])],
-    url: card.url,
-    ...(card.thumbnailUrl ? { thumbnailUrl: card.thumbnailUrl } : {}),
-    author: NAME,
-    ...(page?.license ? { license: page.license } : {}),
-    price: { free: true },
-    ...(page?.formats ? { formats: page.formats } : {}),
-    ...(animated !== undefined ? { animated } : {}),
-    ...(card.tags.some((t) => /^rigged$/i.test(t)) ? { rigged: true } : {}),
-    downloadable: false,
-    ...(page?.createdAt ? { createdAt: page.createdAt } : {}),
-  };
+    thumbnailUrl: card.thumbnailUrl,
+    license: page?.license,
+    formats: page?.formats,
+    // The public tags say so for animated or rigged packs; their absence says nothing. The page's Animated row says either.
+    animated: page?.animated ?? tagged("animated"),
+    rigged: tagged("rigged"),
+    createdAt: page?.createdAt,
+  });
 }
 
-async function listPacks(ctx: SourceContext): Promise<QuaterniusCard[]> {
-  const { text } = await ctx.http.getText(HOME, { signal: ctx.signal });
-  const cards = parseHome(text);
-  if (!cards.length) throw new Error(`quaternius: home page ${HOME} has no pack cards (page changed?)`);
+async function listPacks(io: SourceIo): Promise<QuaterniusCard[]> {
+  const cards = parseHome((await io.text(HOME)).text);
+  if (!cards.length) throw shapeError(ID, HOME, `home page ${HOME} has no pack cards (page changed?)`);
   return cards;
 }
 
 /** Every pack card with what its pack page adds (see readItemPages). */
-async function crawl(ctx: SourceContext): Promise<Asset[]> {
-  const cards = await listPacks(ctx);
-  const pages = await readItemPages(ID, cards, async (card) => parsePackPage(card.slug, (await ctx.http.getText(card.url, { signal: ctx.signal })).text));
+async function crawl(io: SourceIo): Promise<Asset[]> {
+  const cards = await listPacks(io);
+  const pages = await readItemPages(ID, cards, async (card) => parsePackPage(card.slug, (await io.text(card.url)).text));
   return cards.map((card, i) => cardToAsset(card, pages[i]));
 }
 
@@ -144,8 +100,6 @@ function isoMonth(text: string): string | undefined {
   return m && month >= 0 ? `${m[2]}-${String(month + 1).padStart(2, "0")}` : undefined;
 }
 
-const FORMAT_NAMES: Record<string, string> = { gltf: "gltf", glb: "glb", fbx: "fbx", obj: "obj", blend: "blend", usdz: "usdz" };
-
 /** A download link as a file entry: a Google Drive folder or an itch.io page, never a plain file. */
 function linkFile(slug: string, url: string): AssetFile {
   const host = new URL(url).hostname;
@@ -156,120 +110,69 @@ function linkFile(slug: string, url: string): AssetFile {
 /** Parses a pack page into details; `slug` is the pack's own. */
 export function parsePackPage(slug: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
-  const ogTitle = $("meta[property='og:title']").attr("content") ?? $("title").first().text();
-  const title = ogTitle.replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
-  if (!title || !$(".infoitem").length) throw new Error(`quaternius: pack page ${packUrl(slug)} has no title or info (page changed?)`);
-
-  const rawDescription = $("meta[name='description']").attr("content") ?? "";
-  const description = cheerio.load(`<p>${rawDescription}</p>`)("p").text().replace(/\s+/g, " ").trim();
-  const thumbnailUrl = httpUrl($("meta[property='og:image']").attr("content"), HOME);
-
+  const title = ($("meta[property='og:title']").attr("content") ?? $("title").first().text()).replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
+  if (!title || !$(".infoitem").length) throw shapeError(ID, packUrl(slug), `pack page ${packUrl(slug)} has no title or info (page changed?)`);
+  const description = cheerio.load(`<p>${$("meta[name='description']").attr("content") ?? ""}</p>`)("p").text();
   /** The `.infoitem` row whose own label is `label`. */
   const info = (label: string) =>
-    $(".infoitem")
-      .filter((_, el) => $(el).contents().filter((_, n) => n.type === "text").text().trim().toLowerCase() === label)
-      .first();
-  const checked = (label: string): boolean | undefined => {
-    const icon = info(label).find(".text-right img").attr("src") ?? "";
-    return /check/.test(icon) ? true : /xmark/.test(icon) ? false : undefined;
-  };
-  const formats = [
-    ...new Set(
-      info("formats")
-        .find(".tags")
-        .toArray()
-        .map((t) => $(t).text().trim().toLowerCase())
-        .map((f) => FORMAT_NAMES[f] ?? f)
-        .filter(Boolean),
-    ),
-  ];
+    $(".infoitem").filter((_, el) => $(el).contents().filter((_, n) => n.type === "text").text().trim().toLowerCase() === label).first();
+  const animatedIcon = info("animated").find(".text-right img").attr("src") ?? "";
+  const formats = info("formats").find(".tags").toArray().flatMap((t) => $(t).text().trim().toLowerCase() || []);
   const licenseLink = info("license").find("a").first();
-  const license = normalizeLicense(licenseLink.text().trim() || undefined, httpUrl(licenseLink.attr("href"), HOME));
-  const animated = checked("animated");
-  const createdAt = isoMonth($(".titleDate").first().text());
-
-  const links = new Set<string>();
-  $("[onclick]").each((_, el) => {
-    const url = /window\.open\(\s*['"]([^'"]+)['"]/.exec($(el).attr("onclick") ?? "")?.[1];
-    if (url) links.add(url);
-  });
-  $("a[href]").each((_, el) => {
-    links.add($(el).attr("href")!);
-  });
-  const files = [...links]
-    .map((href) => httpUrl(href, HOME))
-    .filter((u): u is string => Boolean(u && /(^|\.)(drive\.google\.com|itch\.io)$/.test(new URL(u).hostname)))
+  const opened = $("[onclick]").toArray().flatMap((el) => /window\.open\(\s*['"]([^'"]+)['"]/.exec($(el).attr("onclick") ?? "")?.[1] ?? []);
+  const files = [...new Set([...opened, ...$("a[href]").toArray().map((el) => $(el).attr("href") ?? "")])]
+    .flatMap((href) => httpUrl(href, HOME) ?? [])
     // Only download links: the Patreon and Discord buttons are not.
-    .filter((u) => !/patreon|discord/i.test(u))
+    .filter((u) => /(^|\.)(drive\.google\.com|itch\.io)$/.test(new URL(u).hostname) && !/patreon|discord/i.test(u))
     .map((u) => linkFile(slug, u));
-
-  return {
-    id: `${ID}:${slug}`,
-    provider: ID,
-    nativeId: slug,
+  const details = asset(slug, {
+    ...packFields(slug),
     title,
-    ...(description ? { description } : {}),
-    type: "model",
+    description: description.replace(/\s+/g, " ").trim(),
     tags: [...SITE_TAGS],
-    url: packUrl(slug),
-    ...(thumbnailUrl ? { thumbnailUrl } : {}),
-    author: NAME,
-    ...(license ? { license } : {}),
-    price: { free: true },
-    ...(formats.length ? { formats } : {}),
-    ...(animated !== undefined ? { animated } : {}),
-    downloadable: false,
-    ...(createdAt ? { createdAt } : {}),
-    files,
-  };
+    thumbnailUrl: httpUrl($("meta[property='og:image']").attr("content"), HOME),
+    license: normalizeLicense(licenseLink.text().trim() || undefined, httpUrl(licenseLink.attr("href"), HOME)),
+    formats: [...new Set(formats)],
+    animated: /check/.test(animatedIcon) ? true : /xmark/.test(animatedIcon) ? false : undefined,
+    createdAt: isoMonth($(".titleDate").first().text()),
+  });
+  return { ...details, files };
 }
 
-async function getAsset(slug: string, ctx: SourceContext): Promise<AssetDetails | null> {
+async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null> {
   if (!SLUG.test(slug)) return null;
-  const page = await unlessGone(ctx.http.getText(packUrl(slug), { signal: ctx.signal }));
-  if (!page) return null;
-  return parsePackPage(slug, page.text);
+  const page = await unlessGone(io.text(packUrl(slug)));
+  return page ? parsePackPage(slug, page.text) : null;
 }
 
-async function census(ctx: SourceContext): Promise<SourceCensus> {
-  const cards = await listPacks(ctx);
-  const categories: Record<string, number> = {};
-  for (const card of cards) for (const tag of new Set(card.tags)) categories[tag] = (categories[tag] ?? 0) + 1;
-  const highlights = cards.filter((c) => c.isNew).map((c) => ({ label: "New pack", title: c.title, url: c.url }));
-  return {
-    id: ID,
-    name: NAME,
-    homepage: HOME,
+async function census(io: SourceIo): Promise<CensusBody> {
+  const cards = await listPacks(io);
+  // compact: no highlights when no card is new.
+  return compact({
     total: cards.length,
     free: cards.length,
     byType: { model: cards.length },
-    categories,
-    unit: "packs",
-    ...(highlights.length ? { highlights } : {}),
+    categories: countBy(cards, (card) => card.tags),
+    unit: "packs" as const,
+    highlights: cards.filter((c) => c.isNew).map((c) => ({ label: "New pack", title: c.title, url: c.url })),
     method:
-      "quaternius.com home page: every pack card counted (the Patreon card is not a pack); categories are the cards' public tags; licences are per pack page and not counted",
-    countedAt: ctx.now().toISOString(),
-  };
+      "quaternius.com home page: every pack card counted (the Patreon card is not a pack); categories are the cards' public tags; " +
+      "licences are per pack page and not counted",
+  });
 }
 
-/** The site has no search address (its home page filters in the browser): the home page. */
-function searchUrl(_query: SourceQuery): string {
-  return HOME;
-}
-
-export const quaternius: Source = {
-  id: ID,
-  name: NAME,
-  homepage: HOME,
-  description: "Best for free low-poly 3D model packs (nature, characters, vehicles, kits), mostly CC0.",
-  assetTypes: ["pack", "model"],
-  access: "scrape",
-  pricing: "free",
-  supportsDownload: false,
-  mode: "indexed",
-  unit: "packs",
-  searchUrl,
-  crawl,
-  getAsset,
-  census,
-};
+export const quaternius = defineSource(
+  {
+    id: ID,
+    name: NAME,
+    homepage: HOME,
+    description: "Best for free low-poly 3D model packs (nature, characters, vehicles, kits), mostly CC0.",
+    assetTypes: ["pack", "model"],
+    access: "scrape",
+    pricing: "free",
+    supportsDownload: false,
+    unit: "packs",
+  },
+  // The site has no search address (its home page filters in the browser): the home page.
+  { mode: "indexed", searchUrl: () => HOME, crawl, getAsset, census },
+);

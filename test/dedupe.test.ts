@@ -66,7 +66,7 @@ describe("dedupe", () => {
 describe("dedupe on recorded listings", () => {
   it("collapses Kenney's Nature Kit as listed by Kenney and by OpenGameArt", async () => {
     const { ctx } = replayContext();
-    const fromKenney = (await kenney.crawl!(ctx)).find((a) => a.id === "kenney:nature-kit")!;
+    const fromKenney = (await kenney.crawl(ctx)).find((a) => a.id === "kenney:nature-kit")!;
     const { files: _files, shareUrl: _share, ...fromOga } = (await opengameart.getAsset!("nature-kit", ctx))!;
     const out = dedupe([
       { asset: fromOga, access: "scrape" },
@@ -80,8 +80,8 @@ describe("dedupe on recorded listings", () => {
   // Neither font API names a designer (no author on either record), so title + author never met.
   it("collapses a family on Fontsource and Google Fonts into the Fontsource listing, which states the licence", async () => {
     const { ctx } = replayContext({ env: { GOOGLE_FONTS_API_KEY: "REPLAY_KEY" } });
-    const fs = (await fontsource.crawl!(ctx)).find((a) => a.id === "fontsource:abel")!;
-    const gf = (await googlefonts.crawl!(ctx)).find((a) => a.id === "googlefonts:abel")!;
+    const fs = (await fontsource.crawl(ctx)).find((a) => a.id === "fontsource:abel")!;
+    const gf = (await googlefonts.crawl(ctx)).find((a) => a.id === "googlefonts:abel")!;
     expect([fs.author, gf.author]).toEqual([undefined, undefined]);
     for (const order of [[fs, gf], [gf, fs]]) {
       const out = dedupe(api(order));
@@ -95,8 +95,8 @@ describe("dedupe on recorded listings", () => {
 
   it("over the indexed fonts and icon sets: 742 families on both font sources, nothing else", async () => {
     const { ctx } = replayContext({ env: { GOOGLE_FONTS_API_KEY: "REPLAY_KEY" } });
-    const fonts = [...(await fontsource.crawl!(ctx)), ...(await googlefonts.crawl!(ctx))];
-    const sets = await iconify.crawl!(ctx);
+    const fonts = [...(await fontsource.crawl(ctx)), ...(await googlefonts.crawl(ctx))];
+    const sets = await iconify.crawl(ctx);
     expect([fonts.length, sets.length]).toEqual([1073 + 1432, 215]);
     const out = dedupe(api([...fonts, ...sets]));
     const merged = out.filter((l) => l.asset.alsoOn);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { kenney, parseCards, typeOf, listingUrl } from "../sources/kenney.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -47,7 +47,7 @@ describe("kenney: metadata", () => {
       license: CC0,
     });
     expect(kenney.key).toBeUndefined();
-    expect(kenney.search).toBeUndefined();
+    expect(kenney).not.toHaveProperty("search");
     expect([...kenney.assetTypes].sort()).toEqual(["audio", "font", "model", "pack", "sprite", "texture", "ui"]);
   });
 });
@@ -55,7 +55,7 @@ describe("kenney: metadata", () => {
 describe("kenney: crawl", () => {
   it("follows the pagination page by page and stops where no next page is linked, then reads every pack page", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const assets = await kenney.crawl!(ctx);
+    const assets = await kenney.crawl(ctx);
 
     expect(replay.requested.slice(0, 3)).toEqual(LISTING_URLS);
     expect(replay.requested.slice(3).sort()).toEqual([...PACK_URLS].sort());
@@ -65,7 +65,7 @@ describe("kenney: crawl", () => {
 
   it("maps a card field by field", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const assets = await kenney.crawl!(ctx);
+    const assets = await kenney.crawl(ctx);
     expect(assets.find((a) => a.nativeId === "city-kit-industrial")).toStrictEqual({
       id: "kenney:city-kit-industrial",
       provider: "kenney",
@@ -86,7 +86,7 @@ describe("kenney: crawl", () => {
 
   it("adds what the pack page says: its tags (the pack's contents), description and release date", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const assets = await kenney.crawl!(ctx);
+    const assets = await kenney.crawl(ctx);
     expect(assets.find((a) => a.nativeId === "nature-kit")).toStrictEqual({
       id: "kenney:nature-kit",
       provider: "kenney",
@@ -113,12 +113,12 @@ describe("kenney: crawl", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // nature-kit is the one recorded pack page: changed, no pack page is readable.
     replay.add({ url: "https://kenney.nl/assets/nature-kit", body: "<html>changed</html>" });
-    await expect(kenney.crawl!(ctx)).rejects.toThrow(/^kenney: no item page could be read/);
+    await expect(kenney.crawl(ctx)).rejects.toThrow(/^kenney: no item page could be read/);
   });
 
   it("types each pack by its category (and UI / font packs inside 2D by name)", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const types = Object.fromEntries((await kenney.crawl!(ctx)).map((a) => [a.nativeId, a.type]));
+    const types = Object.fromEntries((await kenney.crawl(ctx)).map((a) => [a.nativeId, a.type]));
     expect(types).toEqual({
       "skyboxes-space": "texture", // category Textures
       "tiny-factory": "sprite", // 2D
@@ -141,7 +141,7 @@ describe("kenney: crawl", () => {
 
   it("keeps the series link as a tag and decodes it (UI%20Pack)", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const ui = (await kenney.crawl!(ctx)).find((a) => a.nativeId === "ui-pack")!;
+    const ui = (await kenney.crawl(ctx)).find((a) => a.nativeId === "ui-pack")!;
     expect(ui.tags).toEqual(["UI Pack", "game assets"]);
     expect(ui.categories).toEqual(["2D"]);
   });
@@ -149,7 +149,7 @@ describe("kenney: crawl", () => {
   it("rejects a changed listing with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: "https://kenney.nl/assets", body: "<html>changed</html>" });
-    await expect(kenney.crawl!(ctx)).rejects.toThrow(/^kenney: /);
+    await expect(kenney.crawl(ctx)).rejects.toThrow(/^kenney: /);
   });
 
   it("builds the listing URLs as the site does", () => {
@@ -190,7 +190,7 @@ describe("kenney: the site's search page", () => {
 describe("kenney: getAsset", () => {
   it("reads the pack page: tags, category, licence, release date and the direct zip", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await kenney.getAsset!("nature-kit", ctx);
+    const details = await kenney.getAsset("nature-kit", ctx);
 
     expect(replay.requested).toEqual(["https://kenney.nl/assets/nature-kit"]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -226,30 +226,30 @@ describe("kenney: getAsset", () => {
   it("answers null for an unknown pack (404) and for a slug that is no slug, without asking", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: "https://kenney.nl/assets/no-such-pack", status: 404, body: "<html>Not found</html>" });
-    expect(await kenney.getAsset!("no-such-pack", ctx)).toBeNull();
-    expect(await kenney.getAsset!("../etc", ctx)).toBeNull();
+    expect(await kenney.getAsset("no-such-pack", ctx)).toBeNull();
+    expect(await kenney.getAsset("../etc", ctx)).toBeNull();
     expect(replay.requested).toEqual(["https://kenney.nl/assets/no-such-pack"]);
   });
 
   it("rejects a changed pack page with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: "https://kenney.nl/assets/nature-kit", body: "<html>changed</html>" });
-    await expect(kenney.getAsset!("nature-kit", ctx)).rejects.toThrow(/^kenney: /);
+    await expect(kenney.getAsset("nature-kit", ctx)).rejects.toThrow(/^kenney: /);
   });
 
   it("lets other upstream failures propagate", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: "https://kenney.nl/assets/nature-kit", status: 500, body: "oops" });
-    const err = await kenney.getAsset!("nature-kit", ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UpstreamError);
-    expect((err as UpstreamError).status).toBe(500);
+    const err = await kenney.getAsset("nature-kit", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
+    expect(err).toMatchObject({ source: "kenney", kind: "http", status: 500 });
   });
 });
 
 describe("kenney: census", () => {
   it("counts every pack card of the listing pages", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await kenney.census!(ctx);
+    const census = await kenney.census(ctx);
 
     expect(replay.requested).toEqual(LISTING_URLS);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
@@ -271,9 +271,9 @@ describe("kenney: census", () => {
 
   it("shares the listing pages with crawl through the client's cache", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    await kenney.crawl!(ctx);
+    await kenney.crawl(ctx);
     const crawled = replay.requested.length;
-    await kenney.census!(ctx);
+    await kenney.census(ctx);
     expect(replay.requested).toHaveLength(crawled);
   });
 });

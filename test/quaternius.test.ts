@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { quaternius } from "../sources/quaternius.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -37,7 +37,7 @@ describe("quaternius: metadata", () => {
 describe("quaternius: crawl", () => {
   it("reads the home page once, keeps only the pack cards, then reads every pack page", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const assets = await quaternius.crawl!(ctx);
+    const assets = await quaternius.crawl(ctx);
 
     expect(replay.requested[0]).toBe(HOME);
     expect(replay.requested.slice(1).sort()).toEqual(SLUGS.map((s) => `https://quaternius.com/packs/${s}.html`).sort());
@@ -47,7 +47,7 @@ describe("quaternius: crawl", () => {
 
   it("maps a card field by field, with its pack page's description, licence, formats, Animated row and month", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const assets = await quaternius.crawl!(ctx);
+    const assets = await quaternius.crawl(ctx);
     expect(assets.find((a) => a.nativeId === "ultimatenature")).toStrictEqual({
       id: "quaternius:ultimatenature",
       provider: "quaternius",
@@ -76,7 +76,7 @@ describe("quaternius: crawl", () => {
 
   it("keeps the card alone where the pack page is not read (only two are recorded)", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const assets = await quaternius.crawl!(ctx);
+    const assets = await quaternius.crawl(ctx);
     expect(assets.find((a) => a.nativeId === "animatedzombie")).toStrictEqual({
       id: "quaternius:animatedzombie",
       provider: "quaternius",
@@ -99,20 +99,20 @@ describe("quaternius: crawl", () => {
     for (const slug of ["ultimatenature", "bestiarydungeonmonsterskit"]) {
       replay.add({ url: `https://quaternius.com/packs/${slug}.html`, body: "<html>changed</html>" });
     }
-    await expect(quaternius.crawl!(ctx)).rejects.toThrow(/^quaternius: no item page could be read/);
+    await expect(quaternius.crawl(ctx)).rejects.toThrow(/^quaternius: no item page could be read/);
   });
 
   it("rejects a changed home page with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: HOME, body: "<html>changed</html>" });
-    await expect(quaternius.crawl!(ctx)).rejects.toThrow(/^quaternius: /);
+    await expect(quaternius.crawl(ctx)).rejects.toThrow(/^quaternius: /);
   });
 });
 
 describe("quaternius: getAsset", () => {
   it("reads a CC0 pack: formats, flags, release month and a Google Drive link that needs a browser", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await quaternius.getAsset!("ultimatenature", ctx);
+    const details = await quaternius.getAsset("ultimatenature", ctx);
 
     expect(replay.requested).toEqual(["https://quaternius.com/packs/ultimatenature.html"]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -147,7 +147,7 @@ describe("quaternius: getAsset", () => {
 
   it("keeps an unknown licence (QAL) by its name, with no flags, and links the itch.io page", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const details = await quaternius.getAsset!("bestiarydungeonmonsterskit", ctx);
+    const details = await quaternius.getAsset("bestiarydungeonmonsterskit", ctx);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details!.license).toStrictEqual({ name: "QAL", url: "https://quaternius.com/license.html" });
     expect(details).toMatchObject({
@@ -172,30 +172,30 @@ describe("quaternius: getAsset", () => {
   it("answers null for an unknown pack (404) and for a slug that is no slug, without asking", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: "https://quaternius.com/packs/nosuchpack.html", status: 404, body: "<html>404</html>" });
-    expect(await quaternius.getAsset!("nosuchpack", ctx)).toBeNull();
-    expect(await quaternius.getAsset!("../secret", ctx)).toBeNull();
+    expect(await quaternius.getAsset("nosuchpack", ctx)).toBeNull();
+    expect(await quaternius.getAsset("../secret", ctx)).toBeNull();
     expect(replay.requested).toEqual(["https://quaternius.com/packs/nosuchpack.html"]);
   });
 
   it("rejects a changed pack page with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: "https://quaternius.com/packs/ultimatenature.html", body: "<html>changed</html>" });
-    await expect(quaternius.getAsset!("ultimatenature", ctx)).rejects.toThrow(/^quaternius: /);
+    await expect(quaternius.getAsset("ultimatenature", ctx)).rejects.toThrow(/^quaternius: /);
   });
 
   it("lets other upstream failures propagate", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: "https://quaternius.com/packs/ultimatenature.html", status: 503, body: "busy" });
-    const err = await quaternius.getAsset!("ultimatenature", ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UpstreamError);
-    expect((err as UpstreamError).status).toBe(503);
+    const err = await quaternius.getAsset("ultimatenature", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
+    expect(err).toMatchObject({ source: "quaternius", kind: "http", status: 503 });
   });
 });
 
 describe("quaternius: census", () => {
   it("counts the pack cards of the home page", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await quaternius.census!(ctx);
+    const census = await quaternius.census(ctx);
 
     expect(replay.requested).toEqual([HOME]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);

@@ -11,20 +11,20 @@ describe.runIf(process.env.LIVE === "1")("fontsource (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("crawls the catalogue into valid font assets", async () => {
-    const assets = await fontsource.crawl!(ctx);
+    const assets = await fontsource.crawl(ctx);
     expect(assets.length).toBeGreaterThan(1500);
     for (const asset of assets) Asset.parse(asset);
     expect(assets.some((a) => a.nativeId === "roboto")).toBe(true);
   }, 60_000);
 
   it("gets Abel with direct woff2 files", async () => {
-    const details = AssetDetails.parse(await fontsource.getAsset!("abel", ctx));
+    const details = AssetDetails.parse(await fontsource.getAsset("abel", ctx));
     expect(details.files.some((f) => f.format === "woff2" && f.url.startsWith("https://"))).toBe(true);
-    expect(await fontsource.getAsset!("no-such-font-zz-0000", ctx)).toBeNull();
+    expect(await fontsource.getAsset("no-such-font-zz-0000", ctx)).toBeNull();
   });
 
   it("counts the catalogue", async () => {
-    const census = SourceCensus.parse(await fontsource.census!(ctx));
+    const census = SourceCensus.parse(await fontsource.census(ctx));
     expect(census.total).toBe(census.byType.font);
   }, 60_000);
 });

@@ -11,13 +11,13 @@ describe.runIf(process.env.LIVE === "1" && Boolean(process.env.GOOGLE_FONTS_API_
   afterAll(() => runtime.http.close());
 
   it("crawls every family into valid font assets", async () => {
-    const assets = await googlefonts.crawl!(ctx);
+    const assets = await googlefonts.crawl(ctx);
     expect(assets.length).toBeGreaterThan(1400);
     for (const asset of assets) Asset.parse(asset);
   }, 60_000);
 
   it("gets Roboto with TTF files", async () => {
-    const details = AssetDetails.parse(await googlefonts.getAsset!("roboto", ctx));
+    const details = AssetDetails.parse(await googlefonts.getAsset("roboto", ctx));
     expect(details.files[0]?.format).toBe("ttf");
   }, 60_000);
 });

@@ -11,10 +11,10 @@ describe.runIf(process.env.LIVE === "1")("iconify (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("crawls the icon sets and gets Pixelarticons with its SVGs", async () => {
-    const assets = await iconify.crawl!(ctx);
+    const assets = await iconify.crawl(ctx);
     expect(assets.length).toBeGreaterThan(150);
     for (const asset of assets) Asset.parse(asset);
-    const details = AssetDetails.parse(await iconify.getAsset!("pixelarticons", ctx));
+    const details = AssetDetails.parse(await iconify.getAsset("pixelarticons", ctx));
     expect(details.files.filter((f) => f.format === "svg").length).toBeGreaterThan(400);
   }, 60_000);
 });

@@ -11,7 +11,7 @@ describe.runIf(process.env.LIVE === "1")("kenney (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("crawls every listing page and every pack page into valid packs, with their pages' tags", async () => {
-    const assets = await kenney.crawl!(ctx);
+    const assets = await kenney.crawl(ctx);
     expect(assets.length).toBeGreaterThan(100);
     for (const asset of assets) Asset.parse(asset);
     expect(assets.some((a) => a.type === "model")).toBe(true);
@@ -19,12 +19,12 @@ describe.runIf(process.env.LIVE === "1")("kenney (live)", () => {
   }, 300_000);
 
   it("gets Nature Kit with its direct zip", async () => {
-    const details = AssetDetails.parse(await kenney.getAsset!("nature-kit", ctx));
+    const details = AssetDetails.parse(await kenney.getAsset("nature-kit", ctx));
     expect(details.files[0]?.url).toMatch(/^https:\/\/kenney\.nl\/.+\.zip$/);
   });
 
   it("counts the catalogue", async () => {
-    const census = SourceCensus.parse(await kenney.census!(ctx));
+    const census = SourceCensus.parse(await kenney.census(ctx));
     expect(census.total).toBeGreaterThan(100);
   }, 120_000);
 });
