@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
@@ -18,7 +18,8 @@ const API = "https://api.sketchfab.com/v3";
 const SITE = "https://sketchfab.com";
 const ID = "sketchfab";
 const KEY_ENV = "SKETCHFAB_API_TOKEN";
-const asset = assetMaker(ID);
+/** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
+const asset = (nativeId: string, fields: AssetFields): Asset => ({ ...assetMaker(ID)(nativeId, fields), tags: fields.tags || [] });
 const MAX_COUNT = 24; // models per search request, at most
 /** Sketchfab's id of the CC0 licence (its site search filters by licence uid). */
 const CC0_LICENSE_UID = "7c23a1ba438d4306920229c12afcb5f9";
@@ -124,8 +125,7 @@ async function getAsset(uid: string, io: SourceIo): Promise<AssetDetails | null>
   if (body === undefined) return null;
   const m = Model.safeParse(body).data;
   if (!m) throw shapeError(ID, url, `model ${uid} has an unexpected shape`);
-  // Details carry full category objects (name + slug): no need for the category list.
-  const details = toAsset(m, new Map());
+  const details = toAsset(m, new Map()); // details carry category names: no need for the category list
   const file = compact({ url: details.url, filename: `${m.uid}-gltf.zip`, format: "gltf", sizeBytes: round(m.archives?.gltf?.size), group: "gltf" });
   return { ...details, files: m.isDownloadable ? [{ ...file, requiresAuth: true }] : [] };
 }
