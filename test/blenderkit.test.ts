@@ -61,7 +61,7 @@ describe("blenderkit: metadata", () => {
 describe("blenderkit: search", () => {
   it("asks the recorded search URL and maps every asset", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const res = await blenderkit.search!(query("chair", { types: ["model"], limit: 3 }), ctx);
+    const res = await blenderkit.search(query("chair", { types: ["model"], limit: 3 }), ctx);
 
     expect(replay.requested).toEqual([SEARCH_CHAIR]);
     expect(res.total).toBe(7267);
@@ -102,7 +102,7 @@ describe("blenderkit: search", () => {
     // offset 6, limit 3: page 3 of size 3.
     const url = `${API}/search/?query=chair+asset_type%3Amodel%2Cprintable%2Cscene&page_size=3&page=3`;
     replay.add({ url, file: "search_chair.json", note: "the real page-1 answer, reused for page 3" }, `${import.meta.dirname}/fixtures/blenderkit`);
-    const res = await blenderkit.search!(query("chair", { types: ["model"], limit: 3, offset: 6 }), ctx);
+    const res = await blenderkit.search(query("chair", { types: ["model"], limit: 3, offset: 6 }), ctx);
     expect(replay.requested).toEqual([url]);
     expect(res.assets).toHaveLength(3);
 
@@ -111,7 +111,7 @@ describe("blenderkit: search", () => {
     const page2 = `${API}/search/?query=chair+asset_type%3Amodel%2Cprintable%2Cscene&page_size=3&page=2`;
     replay2.add({ url: page2, file: "search_chair.json" }, `${import.meta.dirname}/fixtures/blenderkit`);
     replay2.add({ url, body: EMPTY_PAGE });
-    const res2 = await blenderkit.search!(query("chair", { types: ["model"], limit: 3, offset: 4 }), ctx2);
+    const res2 = await blenderkit.search(query("chair", { types: ["model"], limit: 3, offset: 4 }), ctx2);
     expect(replay2.requested).toEqual([page2, url]);
     expect(res2.assets.map((a) => a.title)).toEqual(["Minotti Linha Table & Fynn Chair", "Chair"]);
   });
@@ -120,20 +120,20 @@ describe("blenderkit: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const page2 = `${API}/search/?query=chair+asset_type%3Amodel%2Cprintable%2Cscene&page_size=3&page=2`;
     // offset 1, limit 3: page 1 (full: 3 of 3) from its 2nd item, then page 2, which fails.
-    const res = await blenderkit.search!(query("chair", { types: ["model"], limit: 3, offset: 1 }), ctx);
+    const res = await blenderkit.search(query("chair", { types: ["model"], limit: 3, offset: 1 }), ctx);
     expect(replay.requested).toEqual([SEARCH_CHAIR, page2]);
     expect(res.assets.map((a) => a.title)).toEqual(["Minotti Linha Table & Fynn Chair", "Chair"]);
     expect(res.total).toBe(7267);
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW });
     other.replay.add({ url: SEARCH_CHAIR, status: 500, body: "oops" });
-    await expect(blenderkit.search!(query("chair", { types: ["model"], limit: 3, offset: 1 }), other.ctx)).rejects.toThrow();
+    await expect(blenderkit.search(query("chair", { types: ["model"], limit: 3, offset: 1 }), other.ctx)).rejects.toThrow();
     expect(other.replay.requested).toEqual([SEARCH_CHAIR]);
   });
 
   it("asks page_size=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const res = await blenderkit.search!(query("chair", { types: ["model"], limit: 24 }), ctx);
+    const res = await blenderkit.search(query("chair", { types: ["model"], limit: 24 }), ctx);
     expect(replay.requested).toEqual([`${API}/search/?query=chair+asset_type%3Amodel%2Cprintable%2Cscene&page_size=24`]);
     expect(res.assets).toHaveLength(3);
   });
@@ -142,34 +142,34 @@ describe("blenderkit: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const free = `${API}/search/?query=wooden+floor+asset_type%3Amaterial%2Chdr+is_free%3Atrue&page_size=24`;
     replay.add({ url: free, body: EMPTY_PAGE });
-    const res = await blenderkit.search!(query("wooden floor", { types: ["texture", "material", "hdri"], free: true }), ctx);
+    const res = await blenderkit.search(query("wooden floor", { types: ["texture", "material", "hdri"], free: true }), ctx);
     expect(res).toMatchObject({ assets: [], total: 0 });
-    await blenderkit.search!(query("wooden floor", { types: ["texture", "material", "hdri"], downloadable: true }), ctx);
+    await blenderkit.search(query("wooden floor", { types: ["texture", "material", "hdri"], downloadable: true }), ctx);
     expect(replay.requested).toEqual([free]); // the second answer came from the client's cache
   });
 
   it("asks nothing for types BlenderKit does not have", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect(await blenderkit.search!(query("boing", { types: ["audio"] }), ctx)).toEqual({ assets: [] });
+    expect(await blenderkit.search(query("boing", { types: ["audio"] }), ctx)).toEqual({ assets: [] });
     expect(replay.requested).toEqual([]);
   });
 
   it("sends the optional key as a Bearer token", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: { BLENDERKIT_API_KEY: "k-123" } });
-    await blenderkit.search!(query("chair", { types: ["model"], limit: 3 }), ctx);
+    await blenderkit.search(query("chair", { types: ["model"], limit: 3 }), ctx);
     expect(replay.log.find((r) => r.url === SEARCH_CHAIR)?.headers.authorization).toBe("Bearer k-123");
   });
 
   it("rejects a changed answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: SEARCH_CHAIR, body: "<html>changed</html>" });
-    await expect(blenderkit.search!(query("chair", { types: ["model"], limit: 3 }), ctx)).rejects.toThrow(
+    await expect(blenderkit.search(query("chair", { types: ["model"], limit: 3 }), ctx)).rejects.toThrow(
       /^blenderkit: https:\/\/www\.blenderkit\.com\/api\/v1\/search\/\S+ did not answer JSON/,
     );
     for (const body of ['{"items":[]}', '{"count":2,"results":[{"id":"x"},{"name":"y"}]}']) {
       const { ctx: c, replay: r } = replayContext({ now: NOW });
       r.add({ url: SEARCH_CHAIR, body });
-      await expect(blenderkit.search!(query("chair", { types: ["model"], limit: 3 }), c)).rejects.toThrow(/^blenderkit: /);
+      await expect(blenderkit.search(query("chair", { types: ["model"], limit: 3 }), c)).rejects.toThrow(/^blenderkit: /);
     }
   });
 });
@@ -177,7 +177,7 @@ describe("blenderkit: search", () => {
 describe("blenderkit: getAsset", () => {
   it("resolves every file of a free asset to its signed URL", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await blenderkit.getAsset!(FREE_ID, ctx);
+    const details = await blenderkit.getAsset(FREE_ID, ctx);
 
     expect(asked(replay)).toEqual([`${API}/search/?query=asset_base_id:${FREE_ID}`, ...DOWNLOADS].sort());
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -212,7 +212,7 @@ describe("blenderkit: getAsset", () => {
 
   it("lists a plan asset's files as page links, without asking the download API", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await blenderkit.getAsset!(PAID_ID, ctx);
+    const details = await blenderkit.getAsset(PAID_ID, ctx);
 
     expect(replay.requested).toEqual([`${API}/search/?query=asset_base_id:${PAID_ID}`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -237,7 +237,7 @@ describe("blenderkit: getAsset", () => {
   it("turns a refused download into a page link", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: DOWNLOADS[1]!, status: 403, body: '{"detail":"plan required"}', note: "scripted 403" });
-    const details = await blenderkit.getAsset!(FREE_ID, ctx);
+    const details = await blenderkit.getAsset(FREE_ID, ctx);
     expect(details!.files[1]).toMatchObject({ url: `https://www.blenderkit.com/asset-gallery-detail/${FREE_ID}/`, requiresAuth: true, format: "glb" });
     expect(details!.files[0]!.requiresAuth).toBeUndefined();
     expect(details!.downloadable).toBe(true);
@@ -246,7 +246,7 @@ describe("blenderkit: getAsset", () => {
   it("rejects a download answer without a file URL", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: DOWNLOADS[0]!, body: '{"fileType":"blend"}' });
-    await expect(blenderkit.getAsset!(FREE_ID, ctx)).rejects.toThrow(/^blenderkit: download answer of file 71be19e1-.* has no filePath/);
+    await expect(blenderkit.getAsset(FREE_ID, ctx)).rejects.toThrow(/^blenderkit: download answer of file 71be19e1-.* has no filePath/);
   });
 
   it("answers null for an unknown asset, a 404 and an id that is no UUID", async () => {
@@ -255,9 +255,9 @@ describe("blenderkit: getAsset", () => {
     replay.add({ url: `${API}/search/?query=asset_base_id:${unknown}`, body: EMPTY_PAGE });
     const gone = "00000000-0000-4000-8000-000000000001";
     replay.add({ url: `${API}/search/?query=asset_base_id:${gone}`, status: 404, body: "{}" });
-    expect(await blenderkit.getAsset!(unknown, ctx)).toBeNull();
-    expect(await blenderkit.getAsset!(gone, ctx)).toBeNull();
-    expect(await blenderkit.getAsset!("chair", ctx)).toBeNull();
+    expect(await blenderkit.getAsset(unknown, ctx)).toBeNull();
+    expect(await blenderkit.getAsset(gone, ctx)).toBeNull();
+    expect(await blenderkit.getAsset("chair", ctx)).toBeNull();
     expect(replay.requested).toHaveLength(2);
   });
 });
@@ -265,7 +265,7 @@ describe("blenderkit: getAsset", () => {
 describe("blenderkit: census", () => {
   it("counts per type and the free ones from the search count", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await blenderkit.census!(ctx);
+    const census = await blenderkit.census(ctx);
 
     expect(asked(replay)).toEqual([...CENSUS].sort());
     expect(SourceCensus.parse(census)).toStrictEqual(census);

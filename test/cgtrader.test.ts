@@ -46,7 +46,7 @@ describe("cgtrader: metadata", () => {
 describe("cgtrader: search", () => {
   it("asks the listing JSON and maps every item", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const res = await cgtrader.search!(query("chair"), ctx);
+    const res = await cgtrader.search(query("chair"), ctx);
 
     expect(replay.requested).toEqual([SEARCH_CHAIR]);
     expect(replay.log[0]!.headers.accept).toBe("application/json");
@@ -87,7 +87,7 @@ describe("cgtrader: search", () => {
 
   it("asks the free listing with free=1 first, as the site writes it", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const res = await cgtrader.search!(query("wooden chair", { free: true }), ctx);
+    const res = await cgtrader.search(query("wooden chair", { free: true }), ctx);
 
     expect(replay.requested).toEqual([SEARCH_FREE]);
     expect(res.total).toBe(12597);
@@ -108,14 +108,14 @@ describe("cgtrader: search", () => {
     // offset 240, limit 2: page 3 from its first item.
     const page3 = `${SITE}/search?keywords=chair&page=3`;
     replay.add({ url: page3, file: "search_chair.json", note: "the real page-1 answer reused for page 3" }, FIXTURES);
-    const res = await cgtrader.search!(query("chair", { offset: 240, limit: 2 }), ctx);
+    const res = await cgtrader.search(query("chair", { offset: 240, limit: 2 }), ctx);
     expect(replay.requested).toEqual([page3]);
     expect(res.assets.map((a) => a.title)).toEqual(["Dining chair armrest chair walnut wood Amir", "Coll01-Furniture ornate upholstered chair"]);
 
     // offset 119, limit 3: items 119..121 span pages 1 and 2; the short page 1 (4 items, trimmed
     // upstream) ends the listing, so page 2 is not asked.
     const { ctx: ctx2, replay: replay2 } = replayContext({ now: NOW });
-    const res2 = await cgtrader.search!(query("chair", { offset: 119, limit: 3 }), ctx2);
+    const res2 = await cgtrader.search(query("chair", { offset: 119, limit: 3 }), ctx2);
     expect(replay2.requested).toEqual([SEARCH_CHAIR]);
     expect(res2.assets).toEqual([]);
   });
@@ -131,41 +131,41 @@ describe("cgtrader: search", () => {
       attributes: { ...item.attributes, id: i, title: `Chair ${i}`, url: `${SITE}/3d-models/furniture/chair/chair-${i}` },
     }));
     replay.add({ url: SEARCH_CHAIR, body: JSON.stringify({ ...recorded, data }), note: "scripted" });
-    const res = await cgtrader.search!(query("chair", { offset: 118, limit: 4 }), ctx);
+    const res = await cgtrader.search(query("chair", { offset: 118, limit: 4 }), ctx);
     expect(replay.requested).toEqual([SEARCH_CHAIR, `${SITE}/search?keywords=chair&page=2`]);
     expect(res.assets.map((a) => a.title)).toEqual(["Chair 118", "Chair 119"]);
     expect(res.total).toBe(233502);
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW });
     other.replay.add({ url: SEARCH_CHAIR, status: 500, body: "oops", note: "scripted" });
-    await expect(cgtrader.search!(query("chair", { offset: 118, limit: 4 }), other.ctx)).rejects.toThrow();
+    await expect(cgtrader.search(query("chair", { offset: 118, limit: 4 }), other.ctx)).rejects.toThrow();
   });
 
   it("asks nothing for other types or for direct downloads", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect(await cgtrader.search!(query("chair", { types: ["texture", "material"] }), ctx)).toEqual({ assets: [] });
-    expect(await cgtrader.search!(query("chair", { downloadable: true }), ctx)).toEqual({ assets: [] });
+    expect(await cgtrader.search(query("chair", { types: ["texture", "material"] }), ctx)).toEqual({ assets: [] });
+    expect(await cgtrader.search(query("chair", { downloadable: true }), ctx)).toEqual({ assets: [] });
     expect(replay.requested).toEqual([]);
   });
 
   it("detects the bot challenge (202), names it, and never caches it", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     challenge(replay, SEARCH_CHAIR);
-    await expect(cgtrader.search!(query("chair"), ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 202)");
-    await expect(cgtrader.search!(query("chair"), ctx)).rejects.toThrow(/^cgtrader: blocked by the site's bot challenge/);
+    await expect(cgtrader.search(query("chair"), ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 202)");
+    await expect(cgtrader.search(query("chair"), ctx)).rejects.toThrow(/^cgtrader: blocked by the site's bot challenge/);
     expect(replay.requested).toEqual([SEARCH_CHAIR, SEARCH_CHAIR]); // asked again: nothing was cached
 
     // Once the wall is gone, the next search gets the listing.
     replay.add({ url: SEARCH_CHAIR, file: "search_chair.json" }, FIXTURES);
-    expect((await cgtrader.search!(query("chair"), ctx)).assets).toHaveLength(4);
+    expect((await cgtrader.search(query("chair"), ctx)).assets).toHaveLength(4);
   });
 
   it("detects the CAPTCHA answer (405) and a challenge page served with 200", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     challenge(replay, SEARCH_CHAIR, 405);
-    await expect(cgtrader.search!(query("chair"), ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 405)");
+    await expect(cgtrader.search(query("chair"), ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 405)");
     challenge(replay, SEARCH_FREE, 200);
-    await expect(cgtrader.search!(query("wooden chair", { free: true }), ctx)).rejects.toThrow(
+    await expect(cgtrader.search(query("wooden chair", { free: true }), ctx)).rejects.toThrow(
       "cgtrader: blocked by the site's bot challenge (HTTP 200)",
     );
   });
@@ -179,7 +179,7 @@ describe("cgtrader: search", () => {
     for (const [body, message] of cases) {
       const { ctx, replay } = replayContext({ now: NOW });
       replay.add({ url: SEARCH_CHAIR, body });
-      await expect(cgtrader.search!(query("chair"), ctx)).rejects.toThrow(message);
+      await expect(cgtrader.search(query("chair"), ctx)).rejects.toThrow(message);
     }
   });
 });
@@ -187,7 +187,7 @@ describe("cgtrader: search", () => {
 describe("cgtrader: getAsset", () => {
   it("reads a free product page; files are login links, one per format", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await cgtrader.getAsset!(FREE_ID, ctx);
+    const details = await cgtrader.getAsset(FREE_ID, ctx);
 
     expect(replay.requested).toEqual([FREE_PAGE]);
     expect(replay.log[0]!.headers.accept).toBe("text/html");
@@ -226,7 +226,7 @@ describe("cgtrader: getAsset", () => {
 
   it("reads a paid product page with its price", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const details = await cgtrader.getAsset!(PAID_ID, ctx);
+    const details = await cgtrader.getAsset(PAID_ID, ctx);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({
       title: "Dining chair armrest chair walnut wood Amir",
@@ -252,30 +252,30 @@ describe("cgtrader: getAsset", () => {
   it("answers null for a 404 and for an id that is no product path (without asking)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${SITE}/3d-models/furniture/chair/gone`, status: 404, body: "<html>not found</html>" });
-    expect(await cgtrader.getAsset!("3d-models~furniture~chair~gone", ctx)).toBeNull();
-    expect(await cgtrader.getAsset!("..~..~admin", ctx)).toBeNull();
-    expect(await cgtrader.getAsset!("3d-models/furniture", ctx)).toBeNull();
-    expect(await cgtrader.getAsset!("single", ctx)).toBeNull();
+    expect(await cgtrader.getAsset("3d-models~furniture~chair~gone", ctx)).toBeNull();
+    expect(await cgtrader.getAsset("..~..~admin", ctx)).toBeNull();
+    expect(await cgtrader.getAsset("3d-models/furniture", ctx)).toBeNull();
+    expect(await cgtrader.getAsset("single", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${SITE}/3d-models/furniture/chair/gone`]);
   });
 
   it("detects the bot challenge on product pages", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     challenge(replay, FREE_PAGE);
-    await expect(cgtrader.getAsset!(FREE_ID, ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 202)");
+    await expect(cgtrader.getAsset(FREE_ID, ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 202)");
   });
 
   it("rejects a changed product page with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: FREE_PAGE, body: "<html>changed</html>" });
-    await expect(cgtrader.getAsset!(FREE_ID, ctx)).rejects.toThrow(/^cgtrader: product page has neither JSON-LD Product nor item props/);
+    await expect(cgtrader.getAsset(FREE_ID, ctx)).rejects.toThrow(/^cgtrader: product page has neither JSON-LD Product nor item props/);
   });
 });
 
 describe("cgtrader: census", () => {
   it("reads meta.totalCount of the whole listing and of the free one", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await cgtrader.census!(ctx);
+    const census = await cgtrader.census(ctx);
 
     expect(replay.requested).toEqual([`${SITE}/search`, `${SITE}/search?free=1`]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
@@ -296,14 +296,14 @@ describe("cgtrader: census", () => {
   it("marks a total at the search engine's 10,000 cap as a lower bound", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${SITE}/search`, body: '{"data":[],"meta":{"totalCount":10000,"perPage":120}}' });
-    const census = await cgtrader.census!(ctx);
+    const census = await cgtrader.census(ctx);
     expect(census).toMatchObject({ total: 10000, atLeast: true, free: 12597 });
   });
 
   it("fails on the bot challenge instead of counting it", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     challenge(replay, `${SITE}/search?free=1`);
-    await expect(cgtrader.census!(ctx)).rejects.toThrow(/^cgtrader: blocked by the site's bot challenge/);
+    await expect(cgtrader.census(ctx)).rejects.toThrow(/^cgtrader: blocked by the site's bot challenge/);
   });
 });
 

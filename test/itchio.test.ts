@@ -24,7 +24,7 @@ describe("itchio metadata", () => {
     expect(itchio.unit).toBe("packs");
     expect(itchio.key).toBeUndefined();
     expect(itchio.assetTypes).toEqual(["pack", "model", "sprite", "ui", "audio", "font"]);
-    expect(itchio.crawl).toBeUndefined();
+    expect(itchio).not.toHaveProperty("crawl");
   });
 });
 
@@ -43,7 +43,7 @@ describe("itchio searchUrl", () => {
 describe("itchio search", () => {
   it("asks the assets-only search and maps the cards", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await itchio.search!(query(), ctx);
+    const result = await itchio.search(query(), ctx);
     expect(replay.requested).toEqual([SEARCH]);
     expect(result.assets.map((a) => a.nativeId)).toEqual([
       "example-231791~low-poly-tree",
@@ -75,9 +75,9 @@ describe("itchio search", () => {
 
   it("respects offset and limit within the page, and keeps only free listings when asked", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const page = await itchio.search!(query({ offset: 2, limit: 2 }), ctx);
+    const page = await itchio.search(query({ offset: 2, limit: 2 }), ctx);
     expect(page.assets.map((a) => a.title)).toEqual(["Low-Poly Trees Asset Pack", "Low Poly Tree House"]);
-    const free = await itchio.search!(query({ free: true, limit: 4 }), ctx);
+    const free = await itchio.search(query({ free: true, limit: 4 }), ctx);
     expect(free.assets.map((a) => a.title)).toEqual([
       "Low Poly Tree Pack",
       "Low-Poly Trees Asset Pack",
@@ -93,7 +93,7 @@ describe("itchio search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // STAND-IN for page 2 (no recording of it exists): the recorded page 1 served again, to check the URL and the slicing.
     replay.add({ url: `${SEARCH}&page=2`, file: "search_low_poly_tree_trimmed.html" }, join(FIXTURES, "itchio"));
-    const result = await itchio.search!(query({ offset: 7, limit: 2 }), ctx);
+    const result = await itchio.search(query({ offset: 7, limit: 2 }), ctx);
     expect(replay.requested).toEqual([SEARCH, `${SEARCH}&page=2`]);
     // The recorded page has 6 cards: offset 7 is the second card of page 2.
     expect(result.assets.map((a) => a.title)).toEqual(["Low Poly Tree Pack", "Low-Poly Trees Asset Pack"]);
@@ -102,7 +102,7 @@ describe("itchio search", () => {
   it("keeps page 1's cards when the next search page fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // The default limit 24: the recorded page has 6 cards, so the source reads on to page 2, which fails.
-    const result = await itchio.search!(query({ limit: 24 }), ctx);
+    const result = await itchio.search(query({ limit: 24 }), ctx);
     expect(replay.requested).toEqual([SEARCH, `${SEARCH}&page=2`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual([
       "example-231791~low-poly-tree",
@@ -114,17 +114,17 @@ describe("itchio search", () => {
     ]);
     // The page that holds the offset failing still fails the search (offset 7 is on page 2).
     const other = replayContext({ now: NOW });
-    await expect(itchio.search!(query({ offset: 7, limit: 2 }), other.ctx)).rejects.toThrow(`${SEARCH}&page=2`);
+    await expect(itchio.search(query({ offset: 7, limit: 2 }), other.ctx)).rejects.toThrow(`${SEARCH}&page=2`);
     // And so does page 1 failing.
     const third = replayContext({ now: NOW });
     third.replay.add({ url: SEARCH, status: 500, body: "oops" });
-    await expect(itchio.search!(query({ limit: 24 }), third.ctx)).rejects.toThrow();
+    await expect(itchio.search(query({ limit: 24 }), third.ctx)).rejects.toThrow();
   });
 
   it("keeps the browse listing's page 1 when its page 2 fails (not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // limit 6 with Cozy Tunes (an audio pack) dropped from page 1: the source reads on to page 2, which fails.
-    const result = await itchio.search!(query({ q: "", free: true, types: ["model"], limit: 6 }), ctx);
+    const result = await itchio.search(query({ q: "", free: true, types: ["model"], limit: 6 }), ctx);
     expect(replay.requested).toEqual([BROWSE, "https://itch.io/game-assets/free/tag-3d?format=json&page=2"]);
     expect(result.assets.map((a) => a.nativeId)).toEqual([
       "quaternius~universal-animation-library",
@@ -137,7 +137,7 @@ describe("itchio search", () => {
 
   it("browses the free 3D listing (JSON) for an empty query with free and type model", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await itchio.search!(query({ q: "", free: true, types: ["model"], limit: 5 }), ctx);
+    const result = await itchio.search(query({ q: "", free: true, types: ["model"], limit: 5 }), ctx);
     expect(replay.requested).toEqual([BROWSE]);
     expect(result.assets).toHaveLength(5);
     for (const a of result.assets) Asset.parse(a);
@@ -163,7 +163,7 @@ describe("itchio search", () => {
     // STAND-IN for page 2 (not recorded): the recorded page 1 served again.
     replay.add({ url: page2, file: "browse_free_3d.json" }, join(FIXTURES, "itchio"));
     // "Pay 0€ or more for this audio pack" (at -100%): Cozy Tunes is the 6th card of page 1.
-    const result = await itchio.search!(query({ q: "", free: true, types: ["model"], limit: 6 }), ctx);
+    const result = await itchio.search(query({ q: "", free: true, types: ["model"], limit: 6 }), ctx);
     expect(replay.requested).toEqual([BROWSE, page2]);
     expect(result.assets.map((a) => a.title)).not.toContain("Cozy Tunes");
     expect(result.assets.map((a) => a.nativeId)).toEqual([
@@ -181,7 +181,7 @@ describe("itchio search", () => {
     const free = "https://itch.io/game-assets/free?format=json&page=1";
     // STAND-IN (not recorded): the recorded free 3D listing served for the untagged free listing.
     replay.add({ url: free, file: "browse_free_3d.json" }, join(FIXTURES, "itchio"));
-    const result = await itchio.search!(query({ q: "", free: true, limit: 6 }), ctx);
+    const result = await itchio.search(query({ q: "", free: true, limit: 6 }), ctx);
     expect(replay.requested).toEqual([free]);
     expect(result.assets.map((a) => a.type)).toEqual(["pack", "pack", "pack", "pack", "pack", "audio"]);
     expect(result.assets[5]).toMatchObject({ title: "Cozy Tunes", price: { free: true }, author: "🍕 Pizza  Doggy" });
@@ -192,14 +192,14 @@ describe("itchio search", () => {
     const page2 = "https://itch.io/game-assets/free/tag-3d?format=json&page=2";
     // STAND-IN for page 2 (not recorded): the recorded page 1 served again, to check the URL and the slicing.
     replay.add({ url: page2, file: "browse_free_3d.json" }, join(FIXTURES, "itchio"));
-    const result = await itchio.search!(query({ q: "", free: true, types: ["model"], offset: 37, limit: 2 }), ctx);
+    const result = await itchio.search(query({ q: "", free: true, types: ["model"], offset: 37, limit: 2 }), ctx);
     expect(replay.requested).toEqual([page2]);
     expect(result.assets.map((a) => a.title)).toEqual(["KayKit - Character Pack : Adventurers", "Universal Animation Library 2"]);
   });
 
   it("asks nothing for types itch.io does not carry", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await itchio.search!(query({ types: ["hdri"] }), ctx);
+    const result = await itchio.search(query({ types: ["hdri"] }), ctx);
     expect(result.assets).toEqual([]);
     expect(replay.requested).toEqual([]);
   });
@@ -207,16 +207,16 @@ describe("itchio search", () => {
   it("rejects a changed search page or browse answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: SEARCH, body: "<html>changed</html>", headers: { "content-type": "text/html" } });
-    await expect(itchio.search!(query(), ctx)).rejects.toThrow(/^itchio: /);
+    await expect(itchio.search(query(), ctx)).rejects.toThrow(/^itchio: /);
     replay.add({ url: BROWSE, body: '{"html":"x"}', headers: { "content-type": "application/json" } });
-    await expect(itchio.search!(query({ q: "", free: true, types: ["model"] }), ctx)).rejects.toThrow(/^itchio: .*not \{ num_items, content \}/);
+    await expect(itchio.search(query({ q: "", free: true, types: ["model"] }), ctx)).rejects.toThrow(/^itchio: .*not \{ num_items, content \}/);
   });
 });
 
 describe("itchio getAsset", () => {
   it("maps a free pack with its CC0 licence and one requiresAuth file per upload", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await itchio.getAsset!("kaylousberg~kaykit-forest", ctx);
+    const details = await itchio.getAsset("kaylousberg~kaykit-forest", ctx);
     expect([...replay.requested].sort()).toEqual([KAYKIT, `${KAYKIT}/data.json`].sort());
     AssetDetails.parse(details);
     expect(details).toMatchObject({
@@ -248,7 +248,7 @@ describe("itchio getAsset", () => {
 
   it("maps a paid asset without a licence row", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const details = await itchio.getAsset!("example-231791~low-poly-tree", ctx);
+    const details = await itchio.getAsset("example-231791~low-poly-tree", ctx);
     AssetDetails.parse(details);
     expect(details!.price).toEqual({ free: false, amount: 1, currency: "USD" });
     expect(details!.license).toBeUndefined();
@@ -264,26 +264,26 @@ describe("itchio getAsset", () => {
     const gone = "https://someone.itch.io/gone";
     replay.add({ url: `${gone}/data.json`, status: 404, body: "{}" });
     replay.add({ url: gone, status: 404, body: "not found" });
-    expect(await itchio.getAsset!("someone~gone", ctx)).toBeNull();
-    expect(await itchio.getAsset!("../etc~passwd", ctx)).toBeNull();
-    expect(await itchio.getAsset!("no-tilde", ctx)).toBeNull();
+    expect(await itchio.getAsset("someone~gone", ctx)).toBeNull();
+    expect(await itchio.getAsset("../etc~passwd", ctx)).toBeNull();
+    expect(await itchio.getAsset("no-tilde", ctx)).toBeNull();
     expect(replay.requested.every((u) => u.startsWith(gone))).toBe(true);
   });
 
   it("rejects a changed page or data.json with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: KAYKIT, body: "<html>changed</html>" });
-    await expect(itchio.getAsset!("kaylousberg~kaykit-forest", ctx)).rejects.toThrow(/^itchio: /);
+    await expect(itchio.getAsset("kaylousberg~kaykit-forest", ctx)).rejects.toThrow(/^itchio: /);
     const other = replayContext({ now: NOW });
     other.replay.add({ url: `${TREE}/data.json`, body: '{"errors":["invalid game"]}' });
-    await expect(itchio.getAsset!("example-231791~low-poly-tree", other.ctx)).rejects.toThrow(/^itchio: .*data\.json/);
+    await expect(itchio.getAsset("example-231791~low-poly-tree", other.ctx)).rejects.toThrow(/^itchio: .*data\.json/);
   });
 });
 
 describe("itchio census", () => {
   it("counts the first page of the free 3D listing as a lower bound", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = SourceCensus.parse(await itchio.census!(ctx));
+    const census = SourceCensus.parse(await itchio.census(ctx));
     expect(replay.requested).toEqual([BROWSE]);
     expect(census).toMatchObject({
       id: "itchio",

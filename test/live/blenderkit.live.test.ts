@@ -11,19 +11,19 @@ describe.runIf(process.env.LIVE === "1")("blenderkit (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches free models and resolves a free asset's files to signed URLs", async () => {
-    const res = await blenderkit.search!({ q: "chair", types: ["model"], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await blenderkit.search({ q: "chair", types: ["model"], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     for (const asset of res.assets) {
       Asset.parse(asset);
       expect(asset.price?.free).toBe(true);
     }
-    const details = await blenderkit.getAsset!(res.assets[0]!.nativeId, ctx);
+    const details = await blenderkit.getAsset(res.assets[0]!.nativeId, ctx);
     AssetDetails.parse(details);
     expect(details!.files.some((f) => !f.requiresAuth && f.url.startsWith("https://"))).toBe(true);
   }, 30_000);
 
   it("counts", async () => {
-    const census = SourceCensus.parse(await blenderkit.census!(ctx));
+    const census = SourceCensus.parse(await blenderkit.census(ctx));
     expect(census.total).toBeGreaterThan(census.free ?? 0);
   }, 30_000);
 });

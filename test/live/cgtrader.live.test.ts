@@ -15,14 +15,14 @@ describe.runIf(process.env.LIVE === "1")("cgtrader (live)", () => {
   it("searches free models (or reports the bot challenge)", async () => {
     let res;
     try {
-      res = await cgtrader.search!({ q: "chair", types: [], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
+      res = await cgtrader.search({ q: "chair", types: [], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
     } catch (err) {
       expect(String((err as Error).message)).toMatch(/^cgtrader: blocked by the site's bot challenge/);
       return;
     }
     expect(res.assets.length).toBeGreaterThan(0);
     for (const asset of res.assets) Asset.parse(asset);
-    const details = await cgtrader.getAsset!(res.assets[0]!.nativeId, ctx);
+    const details = await cgtrader.getAsset(res.assets[0]!.nativeId, ctx);
     AssetDetails.parse(details);
     expect(details!.files.every((f) => f.requiresAuth)).toBe(true);
   }, 30_000);

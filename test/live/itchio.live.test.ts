@@ -12,27 +12,27 @@ describe.runIf(process.env.LIVE === "1")("itchio (live)", () => {
   const query = { q: "low poly tree", types: [], free: false, downloadable: false, limit: 10, offset: 0 };
 
   it("searches game assets into valid assets", async () => {
-    const result = await itchio.search!(query, ctx);
+    const result = await itchio.search(query, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("browses free 3D assets for an empty query", async () => {
-    const result = await itchio.search!({ ...query, q: "", free: true, types: ["model"] }, ctx);
+    const result = await itchio.search({ ...query, q: "", free: true, types: ["model"] }, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets KayKit Forest with requiresAuth files, and null for an unknown page", async () => {
-    const details = await itchio.getAsset!("kaylousberg~kaykit-forest", ctx);
+    const details = await itchio.getAsset("kaylousberg~kaykit-forest", ctx);
     AssetDetails.parse(details);
     expect(details!.files.length).toBeGreaterThan(0);
     expect(details!.files.every((f) => f.requiresAuth)).toBe(true);
-    expect(await itchio.getAsset!("kaylousberg~no-such-pack-zz-0000", ctx)).toBeNull();
+    expect(await itchio.getAsset("kaylousberg~no-such-pack-zz-0000", ctx)).toBeNull();
   });
 
   it("counts a lower bound", async () => {
-    const census = SourceCensus.parse(await itchio.census!(ctx));
+    const census = SourceCensus.parse(await itchio.census(ctx));
     expect(census.total).toBeGreaterThan(0);
   });
 });

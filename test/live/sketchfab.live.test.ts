@@ -11,7 +11,7 @@ describe.runIf(process.env.LIVE === "1")("sketchfab (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches downloadable CC0 models", async () => {
-    const res = await sketchfab.search!({ q: "tree", types: ["model"], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await sketchfab.search({ q: "tree", types: ["model"], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     expect(res.assets.length).toBeLessThanOrEqual(5);
     for (const asset of res.assets) {
@@ -19,13 +19,13 @@ describe.runIf(process.env.LIVE === "1")("sketchfab (live)", () => {
       expect(asset.license?.spdx).toBe("CC0-1.0");
       expect(asset.downloadable).toBe(false);
     }
-    const details = await sketchfab.getAsset!(res.assets[0]!.nativeId, ctx);
+    const details = await sketchfab.getAsset(res.assets[0]!.nativeId, ctx);
     AssetDetails.parse(details);
     expect(details!.files.every((f) => f.requiresAuth)).toBe(true);
   });
 
   it("counts", async () => {
-    const census = SourceCensus.parse(await sketchfab.census!(ctx));
+    const census = SourceCensus.parse(await sketchfab.census(ctx));
     expect(census.total).toBeGreaterThan(0);
   });
 });
