@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { sum } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
@@ -19,7 +19,7 @@ const API = `${SITE}/api/v1`;
 const ID = "blenderkit";
 const KEY_ENV = "BLENDERKIT_API_KEY";
 /** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
-const asset = (nativeId: string, fields: AssetFields): Asset => ({ ...assetMaker(ID)(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 /** A fixed scene id for every download request: BlenderKit wants one (it groups the downloads of one Blender scene), any UUID does. */
 export const SCENE_UUID = "5c0e7d2a-4b1f-4e8a-9c3d-a55e75ea2c40";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -13,7 +13,7 @@ import type { Asset, AssetDetails, License } from "../core/schemas/index.ts";
 import type { TextResponse } from "../core/http/types.ts";
 import { normalizeLicense } from "../core/license.ts";
 import { SourceError } from "../core/source-error.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
@@ -22,7 +22,7 @@ import { httpUrl } from "./kit/url.ts";
 const SITE = "https://www.cgtrader.com";
 const ID = "cgtrader";
 /** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
-const asset = (nativeId: string, fields: AssetFields): Asset => ({ ...assetMaker(ID)(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 const PAGE_SIZE = 120; // items per listing page (meta.perPage): the site sets it, the request cannot
 const CAPPED_TOTAL = 10_000; // a total of exactly this is the search engine's default cap (a lower bound), not a count
 const ROYALTY_FREE_URL = `${SITE}/pages/terms-and-conditions#royalty-free-license`;

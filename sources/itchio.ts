@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, Price } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
 import { followUpPage } from "./kit/page-window.ts";
@@ -18,7 +18,7 @@ import { httpUrl } from "./kit/url.ts";
 const ID = "itchio";
 const SITE = "https://itch.io";
 /** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
-const asset = (nativeId: string, fields: AssetFields): Asset => ({ ...assetMaker(ID)(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 const BROWSE_PAGE_SIZE = 36; // cards per page of itch.io's browse listings (the recorded `num_items`)
 const MAX_PAGES = 4; // pages one search reads at most (limit ≤ 100 needs 3 browse pages; search pages are not smaller)
 const CENSUS_URL = `${SITE}/game-assets/free/tag-3d?format=json&page=1`; // free 3D game assets, first page, popular first

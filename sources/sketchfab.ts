@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
@@ -19,7 +19,7 @@ const SITE = "https://sketchfab.com";
 const ID = "sketchfab";
 const KEY_ENV = "SKETCHFAB_API_TOKEN";
 /** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
-const asset = (nativeId: string, fields: AssetFields): Asset => ({ ...assetMaker(ID)(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 const MAX_COUNT = 24; // models per search request, at most
 /** Sketchfab's id of the CC0 licence (its site search filters by licence uid). */
 const CC0_LICENSE_UID = "7c23a1ba438d4306920229c12afcb5f9";
