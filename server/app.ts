@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { H3, type H3Event, type RouteOptions } from "h3";
 import { buildOpenApi } from "../core/openapi.ts";
-import { toProvider } from "../core/source.ts";
 import type { AppDeps } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { mcpMethodNotAllowed, mcpOpenApiPaths, mcpRoute } from "./mcp/http.ts";
@@ -12,10 +11,9 @@ import { createRateLimit } from "./middleware/rate-limit.ts";
 import { assetRoute, filesRoute } from "./routes/assets.ts";
 import { downloadRoute } from "./routes/download.ts";
 import { searchRoute } from "./routes/search.ts";
+import { catalog, listProviders } from "./service/sources.ts";
 import { countSearch, counted, httpMetrics } from "./stats/hooks.ts";
 import { createStatsRoute, statsOpenApiPaths } from "./stats/route.ts";
-
-const notPublished = () => new ApiError(404, "the catalog has not been published yet: run npm run pipeline");
 
 /** Routes under /v1/assets/: `<id>`, `<id>/files`, `<id>/download`; the id may hold encoded slashes. */
 function assetsDispatch(event: H3Event, deps: AppDeps) {
@@ -82,9 +80,9 @@ export function createApp(deps: AppDeps): H3 {
     ["/openapi.json", () => openapi, OPEN],
     ["/v1/search", (event) => countSearch(event, deps.usage, searchRoute(event, deps)), API],
     ["/v1/stats", (event) => statsRoute(event), API],
-    ["/v1/providers", () => ({ providers: deps.sources.map((s) => toProvider(s, config.keys)) }), API],
-    ["/v1/catalog", () => deps.published.catalog ?? Promise.reject(notPublished()), API],
-    ["/catalog.json", () => deps.published.catalog ?? Promise.reject(notPublished()), OPEN],
+    ["/v1/providers", () => listProviders(deps), API],
+    ["/v1/catalog", () => catalog(deps), API],
+    ["/catalog.json", () => catalog(deps), OPEN],
     ["/catalog-history.json", () => deps.published.history, OPEN],
     ["/v1/assets/**", (event) => assetsDispatch(event, deps), API],
   ];

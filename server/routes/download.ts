@@ -3,32 +3,15 @@ import type { H3Event } from "h3";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { creditsText, planZip, streamZip } from "../download/zip.ts";
-import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
-import { selection, type AssetRef } from "./assets.ts";
-
-/** How a selection is delivered: the source's page only, nothing matching, one redirect, or a zip. */
-export type Delivery =
-  | { kind: "page" }
-  | { kind: "none" }
-  | { kind: "redirect"; file: AssetFile }
-  | { kind: "zip"; files: AssetFile[] };
-
-/** The delivery rule of `/download` (shared with the MCP `get_asset` tool); files behind a login never count. */
-export function deliveryOf(ref: AssetRef, details: AssetDetails, files: AssetFile[]): Delivery {
-  if (!ref.source.supportsDownload || !details.downloadable) return { kind: "page" };
-  const direct = files.filter((f) => !f.requiresAuth);
-  const [only] = direct;
-  if (!only) return { kind: "none" };
-  if (direct.length === 1 && !only.includes?.length) return { kind: "redirect", file: only };
-  return { kind: "zip", files: direct };
-}
+import { deliveryOf } from "../service/delivery.ts";
+import { requestedSelection } from "./assets.ts";
 
 /**
  * GET /v1/assets/{id}/download: one self-contained file → 302 to the source; several files, or a
  * file with companions → a streamed zip. Files behind a login are never delivered.
  */
 export async function downloadRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<Response> {
-  const { ref, details, files } = await selection(event, deps, rawId);
+  const { ref, details, files } = await requestedSelection(event, deps, rawId);
   const delivery = deliveryOf(ref, details, files);
   if (delivery.kind === "page") {
     throw new ApiError(409, `${ref.source.name} has no direct downloads for '${details.id}'; get it on the asset's page`, { url: details.url });
