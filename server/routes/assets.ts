@@ -1,14 +1,17 @@
+/** `GET /v1/assets/{id}` and `/files`, and what `/download` (server/routes/download.ts) shares with them. */
 import type { H3Event } from "h3";
-import { FileParams, type AssetDetails, type FileSelection } from "../../core/schemas/index.ts";
+import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses } from "../../core/openapi.ts";
+import { FileParams, type AssetDetails } from "../../core/schemas/index.ts";
 import { publicBase, type AppDeps } from "../context.ts";
 import { parseQuery } from "../query.ts";
 import { fetchDetails, fileSelection, parseAssetId, selectAsset, type DetailsContext } from "../service/assets.ts";
+import { counted } from "../stats/hooks.ts";
+import { API, type Route } from "./route.ts";
 
 /** Details for a request: its signal, and this server's public base URL for the links. */
 const detailsFor = (event: H3Event, deps: AppDeps): DetailsContext => ({ signal: event.req.signal, baseUrl: publicBase(deps, event) });
 
-/** GET /v1/assets/{id} */
-export async function assetRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<AssetDetails> {
+async function assetDetails(event: H3Event, deps: AppDeps, rawId: string): Promise<AssetDetails> {
   return fetchDetails(parseAssetId(rawId, deps), deps, detailsFor(event, deps));
 }
 
@@ -19,8 +22,61 @@ export async function requestedSelection(event: H3Event, deps: AppDeps, rawId: s
   return { ref, ...(await selectAsset(ref, params, deps, detailsFor(event, deps))) };
 }
 
-/** GET /v1/assets/{id}/files */
-export async function filesRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<FileSelection> {
-  const { details, files } = await requestedSelection(event, deps, rawId);
-  return fileSelection(details, files);
-}
+// OpenAPI: the id and the answers the three asset routes share.
+export const ASSET_ID = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "Asset id `<provider>:<nativeId>`, URL-encoded (the colon may stay unencoded).",
+  schema: { type: "string" },
+  example: "polyhaven:rock_wall_08",
+};
+export const FILE_PARAMETERS = queryParameters(FileParams);
+export const BAD_PARAMS = errorResponse("Invalid parameters, or a malformed asset id (as for `/v1/assets/{id}`)");
+export const SOURCE_FAILED = errorResponse("The source site failed");
+export const NOT_CONFIGURED = errorResponse("The source needs a key this server does not have; the message names the environment variable to set");
+const UNKNOWN_ASSET = errorResponse("Unknown asset");
+
+export const assetRoute: Route = {
+  method: "GET",
+  path: "/v1/assets/{id}",
+  rules: API,
+  handler: (deps) => (event, id) => counted(event, assetDetails(event, deps, id), () => deps.usage.assetView()),
+  operation: {
+    operationId: "getAsset",
+    tags: ["Assets"],
+    summary: "Asset details, licence and files",
+    parameters: [ASSET_ID],
+    responses: rateLimitedResponses({
+      200: jsonResponse("The asset with its downloadable files", "AssetDetails"),
+      400: errorResponse("Malformed asset id: not `<provider>:<nativeId>`, or a nativeId of `.`/`..` or holding `?`, `#` or control characters"),
+      404: UNKNOWN_ASSET,
+      502: SOURCE_FAILED,
+      503: NOT_CONFIGURED,
+    }),
+  },
+};
+
+export const filesRoute: Route = {
+  method: "GET",
+  path: "/v1/assets/{id}/files",
+  rules: API,
+  handler: (deps) => async (event, id) => {
+    const { details, files } = await requestedSelection(event, deps, id);
+    return fileSelection(details, files);
+  },
+  operation: {
+    operationId: "selectAssetFiles",
+    tags: ["Assets"],
+    summary: "Pick the files for a format and resolution",
+    description: "The closest match to the preferred format and resolution wins; a glTF comes with its companion files, a texture set with one map per role.",
+    parameters: [ASSET_ID, ...FILE_PARAMETERS],
+    responses: rateLimitedResponses({
+      200: jsonResponse("The selected files and their total size", "FileSelection"),
+      400: BAD_PARAMS,
+      404: UNKNOWN_ASSET,
+      502: SOURCE_FAILED,
+      503: NOT_CONFIGURED,
+    }),
+  },
+};

@@ -81,7 +81,12 @@ export async function fetchDetails(ref: AssetRef, deps: AppDeps, at: DetailsCont
 }
 
 /** The asset's details and the files `params` choose of them. */
-export async function selectAsset(ref: AssetRef, params: FileParams, deps: AppDeps, at: DetailsContext): Promise<{ details: AssetDetails; files: AssetFile[] }> {
+export async function selectAsset(
+  ref: AssetRef,
+  params: FileParams,
+  deps: AppDeps,
+  at: DetailsContext,
+): Promise<{ details: AssetDetails; files: AssetFile[] }> {
   const details = await fetchDetails(ref, deps, at);
   return { details, files: selectFiles(details, params) };
 }
