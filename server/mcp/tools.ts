@@ -152,6 +152,7 @@ async function withDeadline<T>(ms: number, outer: AbortSignal | undefined, work:
 type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 type GetAssetArgs = z.infer<z.ZodObject<typeof getAssetInput>>;
 
+/** The tool's arguments under the application layer's names (`free_only` → `free` …). */
 function searchAssets(deps: AppDeps, args: SearchArgs) {
   const { query, types, providers, free_only: free, downloadable_only: downloadable, limit, offset } = args;
   return runSearch(parseSearch({ query, types, providers, free, downloadable, limit, offset }), deps, "call list_providers for the ids");
