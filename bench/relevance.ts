@@ -1,7 +1,7 @@
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { SearchResponse, type Asset } from "../core/schemas/index.ts";
 import { createApp } from "../server/app.ts";
-import { loadPublished } from "../server/published.ts";
+import { loadPublished } from "../core/published.ts";
 import { createUsage } from "../server/stats/usage.ts";
 import { SOURCES } from "../sources/index.ts";
 import { NOW } from "../test/helpers/app.ts";

@@ -14,7 +14,7 @@ import { ReplayDispatcher } from "../core/http/replay.ts";
 import type { H3 } from "h3";
 import type { Source } from "../core/source.ts";
 import { createApp } from "../server/app.ts";
-import { loadPublished } from "../server/published.ts";
+import { loadPublished } from "../core/published.ts";
 import { SOURCES } from "../sources/index.ts";
 import { fakeSearchUrl, fakeSource } from "../test/helpers/fake-source.ts";
 

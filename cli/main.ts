@@ -16,7 +16,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { loadConfig, type Config } from "../core/config.ts";
 import type { SearchResponse } from "../core/schemas/index.ts";
 import { ApiError } from "../server/errors.ts";
-import { createMcpServer, searchAssets } from "../server/mcp/tools.ts";
+import { createMcpServer } from "../server/mcp/tools.ts";
+import { parseSearch, runSearch } from "../server/service/search.ts";
 import { createDeps, describeDeps, startServer } from "../server/start.ts";
 
 const USAGE = `Usage:
@@ -145,18 +146,17 @@ async function search(args: string[]): Promise<void> {
   const deps = createDeps(config());
   const limit = wholeNumber("limit", values.limit);
   const offset = wholeNumber("offset", values.offset);
-  const types = list(values.type);
-  const providers = list(values.providers);
   // The same validation and search as the MCP tool and GET /v1/search.
-  const res = await searchAssets(deps, {
+  const params = parseSearch({
     query,
-    ...(types ? { types } : {}),
-    ...(providers ? { providers } : {}),
-    ...(values.free ? { free_only: true } : {}),
-    ...(values.downloadable ? { downloadable_only: true } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-    ...(offset !== undefined ? { offset } : {}),
-  }, `known sources: ${deps.sources.map((s) => s.id).join(", ")}`);
+    types: list(values.type),
+    providers: list(values.providers),
+    free: values.free,
+    downloadable: values.downloadable,
+    limit,
+    offset,
+  });
+  const res = await runSearch(params, deps, `known sources: ${deps.sources.map((s) => s.id).join(", ")}`);
   const text = values.json ? JSON.stringify(res, null, 2) : formatSearch(res);
   await new Promise<void>((resolve) => process.stdout.write(`${text}\n`, () => resolve()));
   // Keep-alive sockets of the HTTP client would hold the process open.

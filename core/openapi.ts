@@ -3,8 +3,8 @@
  * (`z.toJSONSchema`), so the document cannot drift from the code. Served at `/openapi.json`.
  *
  * Every schema exported from `core/schemas/index.ts` with `.meta({ id })` becomes
- * `#/components/schemas/<id>`. Operations are written here; the helpers below are exported so the
- * operations passed in through `extraPaths` (MCP, stats) are built the same way.
+ * `#/components/schemas/<id>`. The operations are written next to the server's routes with the
+ * helpers below, and passed in as `endpoints`.
  */
 import { z } from "zod";
 import * as schemas from "./schemas/index.ts";
@@ -15,7 +15,7 @@ export const OPENAPI_VERSION = "3.1.0";
 export const API_VERSION = "0.1.0";
 
 // ---------------------------------------------------------------------------------------------
-// Helpers for building operations (exported for `extraPaths` authors)
+// Helpers for building operations
 
 /** `{ $ref }` to a component schema (any `.meta({ id })` schema exported from core/schemas). */
 export const schemaRef = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
@@ -97,7 +97,8 @@ const PARAM_DESCRIPTIONS: Record<string, string> = {
   q: "Short, concrete free-text query (at most 300 characters).",
 };
 
-function queryParameters(params: z.ZodObject): Json[] {
+/** The query parameters of a string→value transform schema (SearchParams, FileParams). */
+export function queryParameters(params: z.ZodObject): Json[] {
   return Object.entries(params.shape).map(([name, field]) => {
     const { $schema: _s, description, ...schema } = z.toJSONSchema(field as z.ZodType, { target: "draft-2020-12", io: "input" });
     return {
@@ -109,15 +110,6 @@ function queryParameters(params: z.ZodObject): Json[] {
     };
   });
 }
-
-const assetId: Json = {
-  name: "id",
-  in: "path",
-  required: true,
-  description: "Asset id `<provider>:<nativeId>`, URL-encoded (the colon may stay unencoded).",
-  schema: { type: "string" },
-  example: "polyhaven:rock_wall_08",
-};
 
 // ---------------------------------------------------------------------------------------------
 // The document
@@ -184,151 +176,26 @@ function headerComponents(): Record<string, Json> {
   };
 }
 
-function corePaths(): Record<string, Json> {
-  const search = queryParameters(schemas.SearchParams);
-  const files = queryParameters(schemas.FileParams);
-  const unknownAsset = errorResponse("Unknown asset");
-  const sourceFailed = errorResponse("The source site failed");
-  const badParams = errorResponse("Invalid parameters, or a malformed asset id (as for `/v1/assets/{id}`)");
-  const badId = errorResponse("Malformed asset id: not `<provider>:<nativeId>`, or a nativeId of `.`/`..` or holding `?`, `#` or control characters");
-  const notConfigured = errorResponse("The source needs a key this server does not have; the message names the environment variable to set");
-  return {
-    "/v1/search": {
-      get: {
-        operationId: "searchAssets",
-        tags: ["Search"],
-        summary: "Search every enabled source at once",
-        description: "Queries the sources in parallel (each with its own timeout), then merges, ranks and de-duplicates the results. Per-source failures are reported in `providers`, never as an error of the search.",
-        parameters: search,
-        responses: rateLimitedResponses({
-          200: jsonResponse("Merged, ranked results and one status line per source", "SearchResponse"),
-          400: errorResponse("Invalid parameters or unknown source id"),
-        }),
-      },
-    },
-    "/v1/assets/{id}": {
-      get: {
-        operationId: "getAsset",
-        tags: ["Assets"],
-        summary: "Asset details, licence and files",
-        parameters: [assetId],
-        responses: rateLimitedResponses({
-          200: jsonResponse("The asset with its downloadable files", "AssetDetails"),
-          400: badId,
-          404: unknownAsset,
-          502: sourceFailed,
-          503: notConfigured,
-        }),
-      },
-    },
-    "/v1/assets/{id}/files": {
-      get: {
-        operationId: "selectAssetFiles",
-        tags: ["Assets"],
-        summary: "Pick the files for a format and resolution",
-        description: "The closest match to the preferred format and resolution wins; a glTF comes with its companion files, a texture set with one map per role.",
-        parameters: [assetId, ...files],
-        responses: rateLimitedResponses({
-          200: jsonResponse("The selected files and their total size", "FileSelection"),
-          400: badParams,
-          404: unknownAsset,
-          502: sourceFailed,
-          503: notConfigured,
-        }),
-      },
-    },
-    "/v1/assets/{id}/download": {
-      get: {
-        operationId: "downloadAsset",
-        tags: ["Assets"],
-        summary: "Download the selected files",
-        description: "Same selection as `/files`. A single self-contained file is a 302 to the source's content server; several files are streamed as one zip with a ready-to-use folder layout and a licence file.",
-        parameters: [assetId, ...files],
-        responses: rateLimitedResponses({
-          200: {
-            description: "Zip archive of the selection",
-            content: { "application/zip": { schema: { type: "string", format: "binary" } } },
-          },
-          302: {
-            description: "A single self-contained file: redirect to the source's content server",
-            headers: { Location: { description: "URL of the file on the source's content server", schema: { type: "string", format: "uri" } } },
-          },
-          400: badParams,
-          404: errorResponse("Unknown asset, or no file matches the format/resolution"),
-          409: errorResponse("The source has no direct downloads; `url` is the asset's page on the source"),
-          413: errorResponse("The zip would exceed the server's size cap (DOWNLOAD_MAX_BYTES)"),
-          502: sourceFailed,
-          503: notConfigured,
-        }),
-      },
-    },
-    "/v1/providers": {
-      get: {
-        operationId: "listProviders",
-        tags: ["Sources"],
-        summary: "List the source sites",
-        responses: rateLimitedResponses({ 200: jsonResponse("Every source", "ProvidersResponse") }),
-      },
-    },
-    "/v1/catalog": {
-      get: {
-        operationId: "getCatalog",
-        tags: ["Sources"],
-        summary: "The daily catalog census",
-        description: "Counted once a day. The same document is served at `/catalog.json`.",
-        responses: rateLimitedResponses({ 200: jsonResponse("The latest census", "Catalog") }),
-      },
-    },
-    "/catalog.json": {
-      get: {
-        operationId: "getCatalogFile",
-        tags: ["Sources"],
-        summary: "The daily catalog census (static file)",
-        security: [],
-        responses: { 200: jsonResponse("The latest census", "Catalog") },
-      },
-    },
-    "/catalog-history.json": {
-      get: {
-        operationId: "getCatalogHistory",
-        tags: ["Sources"],
-        summary: "One census data point per UTC day",
-        security: [],
-        responses: { 200: jsonResponse("Daily census points", "CatalogHistory") },
-      },
-    },
-    "/health": {
-      get: {
-        operationId: "getHealth",
-        tags: ["System"],
-        summary: "Liveness check",
-        security: [],
-        responses: { 200: jsonResponse("The server is up", "Health") },
-      },
-    },
-    "/openapi.json": {
-      get: {
-        operationId: "getOpenApi",
-        tags: ["System"],
-        summary: "This OpenAPI 3.1 description",
-        security: [],
-        responses: { 200: jsonResponse("The OpenAPI 3.1 document", { type: "object" }) },
-      },
-    },
-  };
+/** One operation of the service: `path` as OpenAPI writes it (`/v1/assets/{id}`); one without `operation` is left out. */
+export interface Endpoint {
+  method: string;
+  path: string;
+  operation?: Json;
 }
 
 export interface OpenApiOptions {
+  /** The endpoints, in the order of `paths`; those on one path share its path item. */
+  endpoints?: readonly Endpoint[];
   /** Absolute base URL of the server (`servers[0].url`); omitted = relative to the document. */
   serverUrl?: string;
-  /** More path items (POST /mcp, GET /v1/stats …), merged per path into `paths`. */
-  extraPaths?: Record<string, unknown>;
 }
 
 export function buildOpenApi(options: OpenApiOptions = {}): Record<string, unknown> {
   const components = componentSchemas();
-  const paths: Record<string, Json> = corePaths();
-  for (const [path, item] of Object.entries(options.extraPaths ?? {})) paths[path] = { ...paths[path], ...(item as Json) };
+  const paths: Record<string, Json> = {};
+  for (const { method, path, operation } of options.endpoints ?? []) {
+    if (operation) paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
+  }
   return {
     openapi: OPENAPI_VERSION,
     info: {

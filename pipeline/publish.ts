@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CURRENT_FILE, currentSet, PUBLISHED_FILES, SETS_DIR } from "../server/published.ts";
+import { CURRENT_FILE, currentSet, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
 import { fsyncDir, isAtomicTemp, writeAtomic, writeDurable } from "./atomic-write.ts";
 
 /** The content of each file of a set, by the keys of PUBLISHED_FILES. */

@@ -3,7 +3,7 @@ import { AssetIndex } from "../core/search-index.ts";
 import { Asset, SourceCensus, type Catalog } from "../core/schemas/index.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
-import { loadPublished, SETS_DIR, type Published } from "../server/published.ts";
+import { loadPublished, SETS_DIR, type Published } from "../core/published.ts";
 import { buildCatalog, neverCounted } from "./catalog.ts";
 import { addPoint, historyPoint } from "./history.ts";
 import { publishSet } from "./publish.ts";

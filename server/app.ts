@@ -1,49 +1,13 @@
-import { readFileSync } from "node:fs";
-import { H3, type H3Event, type RouteOptions } from "h3";
-import { buildOpenApi } from "../core/openapi.ts";
-import { toProvider } from "../core/source.ts";
+import { H3, type H3Event } from "h3";
 import type { AppDeps } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
-import { mcpMethodNotAllowed, mcpOpenApiPaths, mcpRoute } from "./mcp/http.ts";
 import { requireApiKey } from "./middleware/auth.ts";
 import { cors } from "./middleware/cors.ts";
 import { allowedHosts, requireHostHeader, requireKnownHost } from "./middleware/host.ts";
 import { createRateLimit } from "./middleware/rate-limit.ts";
-import { assetRoute, filesRoute } from "./routes/assets.ts";
-import { downloadRoute } from "./routes/download.ts";
-import { searchRoute } from "./routes/search.ts";
-import { countSearch, counted, httpMetrics } from "./stats/hooks.ts";
-import { createStatsRoute, statsOpenApiPaths } from "./stats/route.ts";
-
-const notPublished = () => new ApiError(404, "the catalog has not been published yet: run npm run pipeline");
-
-/** Routes under /v1/assets/: `<id>`, `<id>/files`, `<id>/download`; the id may hold encoded slashes. */
-function assetsDispatch(event: H3Event, deps: AppDeps) {
-  const rest = event.url.pathname.slice("/v1/assets/".length);
-  const m = /^(.+?)(?:\/(files|download))?$/.exec(rest);
-  if (!m) throw new ApiError(400, "missing asset id: expected /v1/assets/<provider>:<nativeId>");
-  const [, id, action] = m;
-  if (action === "files") return filesRoute(event, deps, id!);
-  if (action === "download") return counted(event, downloadRoute(event, deps, id!), () => deps.usage.download());
-  return counted(event, assetRoute(event, deps, id!), () => deps.usage.assetView());
-}
-
-/**
- * Which of the API's rules apply to a route, kept in its meta so that protection follows the route
- * the router matched, whatever spelling of the path reached it (`/mcp/`, `/v1//search`, `%73`).
- * - `cors`: readable from pages on any origin; preflights answered.
- * - `api`: also rate limited and, with a key configured, protected by the API key.
- * - `anyHost`: answered whatever the Host (health checks reach it by any name).
- */
-interface Rules {
-  cors?: boolean;
-  api?: boolean;
-  anyHost?: boolean;
-}
-const PAGE: RouteOptions = { meta: {} };
-const OPEN: RouteOptions = { meta: { cors: true } satisfies Rules };
-const API: RouteOptions = { meta: { cors: true, api: true } satisfies Rules };
-const HEALTH: RouteOptions = { meta: { cors: true, anyHost: true } satisfies Rules };
+import { API, PAGE, type Handler, type Route, type Rules } from "./routes/route.ts";
+import { ROUTES } from "./routes/table.ts";
+import { httpMetrics } from "./stats/hooks.ts";
 
 const rulesOf = (event: H3Event): Rules => (event.context.matchedRoute?.meta ?? {}) as Rules;
 
@@ -54,8 +18,6 @@ export function createApp(deps: AppDeps): H3 {
   const { config } = deps.runtime;
   const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxyHops, deps.rateLimiter);
   const hosts = allowedHosts(config);
-  const openapi = buildOpenApi({ extraPaths: { ...mcpOpenApiPaths(), ...statsOpenApiPaths() } });
-  const statsRoute = createStatsRoute(deps);
 
   // silent: h3 would log every thrown 4xx; errorResponse logs the unexpected ones itself.
   const app = new H3({ silent: true, onError: (error, event) => errorResponse(error, event) });
@@ -75,31 +37,63 @@ export function createApp(deps: AppDeps): H3 {
     return next();
   });
 
-  const page = readFileSync(new URL("./web/index.html", import.meta.url), "utf8");
-  const routes: [path: string, handler: (event: H3Event) => unknown, rules: RouteOptions][] = [
-    ["/", (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView()), PAGE],
-    ["/health", () => ({ ok: true }), HEALTH],
-    ["/openapi.json", () => openapi, OPEN],
-    ["/v1/search", (event) => countSearch(event, deps.usage, searchRoute(event, deps)), API],
-    ["/v1/stats", (event) => statsRoute(event), API],
-    ["/v1/providers", () => ({ providers: deps.sources.map((s) => toProvider(s, config.keys)) }), API],
-    ["/v1/catalog", () => deps.published.catalog ?? Promise.reject(notPublished()), API],
-    ["/catalog.json", () => deps.published.catalog ?? Promise.reject(notPublished()), OPEN],
-    ["/catalog-history.json", () => deps.published.history, OPEN],
-    ["/v1/assets/**", (event) => assetsDispatch(event, deps), API],
-  ];
-  for (const [path, handler, rules] of routes) {
-    app.get(path, handler, rules);
-    // The API's paths answer other methods (preflights aside) with a 405 under the same rules.
-    if (rules !== PAGE) for (const method of OTHER_METHODS) app.on(method, path, notAllowed, rules);
-  }
-  // Every method reaches the MCP handler, so every one is protected like POST.
-  app.all("/mcp", (event) => (event.req.method === "POST" ? mcpRoute(event, deps) : mcpMethodNotAllowed(event)), API);
-  for (const method of [...OTHER_METHODS, "GET"] as const) {
-    app.on(method, "/v1/**", notFound, API);
-    app.on(method, "/**", notFound, PAGE);
-  }
+  registerRoutes(app, deps);
   return app;
+}
+
+/**
+ * Registers the route table. A route's rules go into its meta, read back above from the route the
+ * router matched. An `{id}` may hold slashes (encoded or not), so the routes with one share a
+ * catch-all from there on (`/v1/assets/**`) that tells them apart by how the path ends. Anything
+ * the table does not hold is a 404, under the API's rules below `/v1/` (so unknown API paths are
+ * rate limited and protected too).
+ */
+function registerRoutes(app: H3, deps: AppDeps): void {
+  const withId = new Map<string, { route: Route; endings: { ending: string; handle: Handler }[] }>();
+  for (const route of ROUTES) {
+    const handle = route.handler(deps);
+    const at = route.path.indexOf("{id}");
+    if (at < 0) {
+      register(app, route, route.path, (event) => handle(event, ""));
+      continue;
+    }
+    const prefix = route.path.slice(0, at);
+    // The first route's method and rules stand for the routes that share its catch-all.
+    const shared = withId.get(prefix) ?? { route, endings: [] };
+    shared.endings.push({ ending: route.path.slice(at + "{id}".length), handle });
+    withId.set(prefix, shared);
+  }
+  for (const [prefix, { route, endings }] of withId) register(app, route, `${prefix}**`, byEnding(prefix, endings));
+  for (const method of [...OTHER_METHODS, "GET"] as const) {
+    app.on(method, "/v1/**", notFound, { meta: API });
+    app.on(method, "/**", notFound, { meta: PAGE });
+  }
+}
+
+/** The handler of the route whose ending ends the path, the longest first (`/files` before the bare id), with the id before it. */
+function byEnding(prefix: string, endings: { ending: string; handle: Handler }[]): (event: H3Event) => unknown {
+  const longestFirst = [...endings].sort((a, b) => b.ending.length - a.ending.length);
+  return (event) => {
+    const rest = event.url.pathname.slice(prefix.length);
+    const match = longestFirst.find(({ ending }) => rest.length > ending.length && rest.endsWith(ending));
+    if (!match) throw new ApiError(400, `missing asset id: expected ${prefix}<provider>:<nativeId>`);
+    return match.handle(event, rest.slice(0, rest.length - match.ending.length));
+  };
+}
+
+/**
+ * A GET route, and for a documented one (the API's; the page is not) a 405 for the other methods
+ * under the same rules; a POST route refuses every other method itself.
+ */
+function register(app: H3, route: Route, path: string, handle: (event: H3Event) => unknown): void {
+  const options = { meta: route.rules };
+  if (route.method === "POST") {
+    const { refuse } = route;
+    app.all(path, (event) => (event.req.method === "POST" ? handle(event) : refuse(event)), options);
+    return;
+  }
+  app.get(path, handle, options);
+  if (route.operation) for (const method of OTHER_METHODS) app.on(method, path, notAllowed, options);
 }
 
 function notAllowed(event: H3Event): never {

@@ -18,3 +18,10 @@ export function parseParams<S extends z.ZodType>(raw: Record<string, string | un
   const message = issue.code === "custom" || issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
   throw new ApiError(400, message);
 }
+
+/** Typed arguments (an MCP tool's, the command line's) as query-string values for parseParams: lists comma-separated, an empty list as none. */
+export function queryValues(args: Record<string, string | number | boolean | readonly string[] | undefined>): Record<string, string | undefined> {
+  const value = (v: string | number | boolean | readonly string[] | undefined) =>
+    v === undefined ? undefined : typeof v === "object" ? (v.length ? v.join(",") : undefined) : String(v);
+  return Object.fromEntries(Object.entries(args).map(([name, v]) => [name, value(v)]));
+}

@@ -8,7 +8,7 @@ import { createApp } from "./app.ts";
 import { onClientError, onUnsupportedExpectation, requestTimeouts } from "./client-error.ts";
 import type { AppDeps } from "./context.ts";
 import { createRedisLimiter } from "./middleware/rate-limit.ts";
-import { loadPublished } from "./published.ts";
+import { loadPublished } from "../core/published.ts";
 import { exitOnSignal, gracefulShutdown, type Shutdown } from "./shutdown.ts";
 import { startMetricsServer, type MetricsServer } from "./stats/metrics.ts";
 import { createUsage } from "./stats/usage.ts";

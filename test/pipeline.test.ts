@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPipeline } from "../pipeline/run.ts";
-import { currentSet, loadPublished } from "../server/published.ts";
+import { currentSet, loadPublished } from "../core/published.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 

@@ -155,45 +155,41 @@ const JSON_RPC_ERROR_BODY = {
   },
 };
 
-/** `POST /mcp` for `buildOpenApi({ extraPaths })`; GET and DELETE are documented as its 405. */
-export function mcpOpenApiPaths(): Record<string, unknown> {
+/** The OpenAPI operation of `POST /mcp`; GET and DELETE are documented as its 405. */
+export function mcpOperation(): Record<string, unknown> {
   const rpcError = (description: string) => jsonResponse(description, JSON_RPC_ERROR_BODY);
   return {
-    "/mcp": {
-      post: {
-        operationId: "mcp",
-        tags: ["MCP"],
-        summary: "Model Context Protocol endpoint (Streamable HTTP, stateless)",
-        description: [
-          "Stateless JSON-RPC 2.0 over Streamable HTTP: no session, each POST is answered with plain JSON (no SSE).",
-          "Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`.",
-          "Tools: `search_assets` (query, types, providers, free_only, downloadable_only, limit, offset), `get_asset` (id, format, resolution, maps)",
-          "and `list_providers`; each has an input and an output schema (see `tools/list`) and answers with `structuredContent` plus the same JSON as text.",
-          "A tool's failure (bad id, unknown source, bad argument, failing source) is a result with `isError: true` and a message saying what to do.",
-          "Transport errors (400, 406, 413, 415) are JSON-RPC error objects; 401, 405 and 429 are the service's `Error` body.",
-          "`get_asset` download URLs use this server's ASSET_SERVER_PUBLIC_URL, else the request origin.",
-        ].join(" "),
-        parameters: [
-          {
-            name: "MCP-Protocol-Version",
-            in: "header",
-            required: false,
-            description: "Negotiated MCP protocol version; an unsupported one is a 400.",
-            schema: { type: "string", enum: [...SUPPORTED_PROTOCOL_VERSIONS] },
-          },
-        ],
-        requestBody: { required: true, content: { "application/json": { schema: JSON_RPC_REQUEST } } },
-        responses: rateLimitedResponses({
-          200: jsonResponse("The JSON-RPC 2.0 response", JSON_RPC_RESPONSE),
-          202: { description: "Accepted: the body held only notifications (or responses); no body" },
-          400: rpcError("Malformed JSON or JSON-RPC message, a JSON-RPC batch (one message per POST), or unsupported `MCP-Protocol-Version`"),
-          401: errorResponse("API key required or not accepted (only when the server sets ASSET_SERVER_API_KEY)"),
-          405: errorResponse("GET or DELETE /mcp: the endpoint is stateless, so there is no SSE stream and no session; `Allow: POST`"),
-          406: rpcError("The client does not accept both `application/json` and `text/event-stream`"),
-          413: rpcError("Request body over 1 MiB"),
-          415: rpcError("The body is not `application/json`"),
-        }),
+    operationId: "mcp",
+    tags: ["MCP"],
+    summary: "Model Context Protocol endpoint (Streamable HTTP, stateless)",
+    description: [
+      "Stateless JSON-RPC 2.0 over Streamable HTTP: no session, each POST is answered with plain JSON (no SSE).",
+      "Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`.",
+      "Tools: `search_assets` (query, types, providers, free_only, downloadable_only, limit, offset), `get_asset` (id, format, resolution, maps)",
+      "and `list_providers`; each has an input and an output schema (see `tools/list`) and answers with `structuredContent` plus the same JSON as text.",
+      "A tool's failure (bad id, unknown source, bad argument, failing source) is a result with `isError: true` and a message saying what to do.",
+      "Transport errors (400, 406, 413, 415) are JSON-RPC error objects; 401, 405 and 429 are the service's `Error` body.",
+      "`get_asset` download URLs use this server's ASSET_SERVER_PUBLIC_URL, else the request origin.",
+    ].join(" "),
+    parameters: [
+      {
+        name: "MCP-Protocol-Version",
+        in: "header",
+        required: false,
+        description: "Negotiated MCP protocol version; an unsupported one is a 400.",
+        schema: { type: "string", enum: [...SUPPORTED_PROTOCOL_VERSIONS] },
       },
-    },
+    ],
+    requestBody: { required: true, content: { "application/json": { schema: JSON_RPC_REQUEST } } },
+    responses: rateLimitedResponses({
+      200: jsonResponse("The JSON-RPC 2.0 response", JSON_RPC_RESPONSE),
+      202: { description: "Accepted: the body held only notifications (or responses); no body" },
+      400: rpcError("Malformed JSON or JSON-RPC message, a JSON-RPC batch (one message per POST), or unsupported `MCP-Protocol-Version`"),
+      401: errorResponse("API key required or not accepted (only when the server sets ASSET_SERVER_API_KEY)"),
+      405: errorResponse("GET or DELETE /mcp: the endpoint is stateless, so there is no SSE stream and no session; `Allow: POST`"),
+      406: rpcError("The client does not accept both `application/json` and `text/event-stream`"),
+      413: rpcError("Request body over 1 MiB"),
+      415: rpcError("The body is not `application/json`"),
+    }),
   };
 }

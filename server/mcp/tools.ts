@@ -2,7 +2,7 @@
  * The MCP tools: the same capabilities as `/v1/*`, for agents, over Streamable HTTP
  * (`server/mcp/http.ts`) and stdio (`asset-search mcp`).
  *
- * - `search_assets` → the aggregated search (`runSearch`, as `GET /v1/search`).
+ * - `search_assets` → the aggregated search (server/service/search.ts, as `GET /v1/search`).
  * - `get_asset` → details, licence with a ready-to-paste credit line, the file selection of
  *   `/v1/assets/{id}/files` and the absolute `/download` URL of this server.
  * - `list_providers` → every source, as `GET /v1/providers`.
@@ -10,7 +10,8 @@
  * Every tool has a zod input schema, an output schema built from `core/schemas`, and answers with
  * `structuredContent` plus the same JSON as text. Problems (bad id, unknown source, bad argument,
  * a failing or silent source) are `isError` results whose text says what to do next; the
- * arguments are validated by the same schemas and checks as the HTTP routes.
+ * arguments are validated by the same schemas and checks as the HTTP routes, and answered by the
+ * same application layer (server/service/).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -18,18 +19,17 @@ import type { CallToolResult, ServerNotification, ServerRequest } from "@modelco
 import { z } from "zod";
 import { attributionLine } from "../../core/license.ts";
 import { API_VERSION } from "../../core/openapi.ts";
-import { selectFiles } from "../../core/selection.ts";
-import { ASSET_TYPES, AssetDetails, FileParams, FileSelection, ProvidersResponse, SearchParams, SearchResponse } from "../../core/schemas/index.ts";
-import { toProvider } from "../../core/source.ts";
+import { ASSET_TYPES, AssetDetails, FileParams, FileSelection, ProvidersResponse, SearchResponse } from "../../core/schemas/index.ts";
 import { UpstreamError } from "../../core/http/types.ts";
 import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { parseParams } from "../query.ts";
+import { parseParams, queryValues } from "../query.ts";
+import { fileSelection, parseAssetId, selectAsset } from "../service/assets.ts";
+import { deliveryOf } from "../service/delivery.ts";
+import { parseSearch, runSearch } from "../service/search.ts";
+import { listProviders } from "../service/sources.ts";
 import { clientFamily } from "../stats/client-family.ts";
-import { fetchDetails, parseAssetId, totalBytes } from "../routes/assets.ts";
-import { deliveryOf } from "../routes/download.ts";
-import { runSearch } from "../routes/search.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -149,28 +149,13 @@ async function withDeadline<T>(ms: number, outer: AbortSignal | undefined, work:
 // ---------------------------------------------------------------------------------------------
 // Tools
 
-const csv = (list: readonly string[] | undefined) => (list?.length ? list.join(",") : undefined);
-const text = (v: boolean | number | undefined) => (v === undefined ? undefined : String(v));
-
-/** The tool's arguments; `types` may be any strings (the CLI's), checked by SearchParams as on /v1/search. */
-type SearchArgs = Omit<z.infer<z.ZodObject<typeof searchInput>>, "types"> & { types?: readonly string[] };
+type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 type GetAssetArgs = z.infer<z.ZodObject<typeof getAssetInput>>;
 
-export async function searchAssets(deps: AppDeps, args: SearchArgs, listedAt = "call list_providers for the ids") {
-  // The route's own validation: the arguments are checked and normalised exactly as /v1/search's.
-  const params = parseParams(
-    {
-      q: args.query,
-      type: csv(args.types),
-      providers: csv(args.providers),
-      free: text(args.free_only),
-      downloadable: text(args.downloadable_only),
-      limit: text(args.limit),
-      offset: text(args.offset),
-    },
-    SearchParams,
-  );
-  return runSearch(params, deps, listedAt);
+/** The tool's arguments under the application layer's names (`free_only` → `free` …). */
+function searchAssets(deps: AppDeps, args: SearchArgs) {
+  const { query, types, providers, free_only: free, downloadable_only: downloadable, limit, offset } = args;
+  return runSearch(parseSearch({ query, types, providers, free, downloadable, limit, offset }), deps, "call list_providers for the ids");
 }
 
 /** The absolute `/download` URL of `id` for the asked parameters (only those asked: the route selects the same files). */
@@ -185,9 +170,9 @@ export function downloadUrl(baseUrl: string, id: string, args: Pick<GetAssetArgs
 
 export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetArgs, signal?: AbortSignal): Promise<GetAssetOutput> {
   const ref = parseAssetId(args.id, deps);
-  const params = parseParams({ format: args.format, resolution: args.resolution, maps: csv(args.maps) }, FileParams);
-  const details = await withDeadline(DETAILS_DEADLINE_MS, signal, (s) => fetchDetails(ref, deps, { signal: s, baseUrl: opts.baseUrl }));
-  const files = selectFiles(details, params);
+  // The route's own validation: the arguments are checked and normalised exactly as /files' query.
+  const params = parseParams(queryValues({ format: args.format, resolution: args.resolution, maps: args.maps }), FileParams);
+  const { details, files } = await withDeadline(DETAILS_DEADLINE_MS, signal, (s) => selectAsset(ref, params, deps, { signal: s, baseUrl: opts.baseUrl }));
   const delivery = deliveryOf(ref, details, files);
   if (delivery.kind === "none") {
     const formats = details.formats?.length ? details.formats.join(", ") : "none listed";
@@ -197,7 +182,8 @@ export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetAr
   const { files: _all, ...asset } = details;
   const license = details.license;
   const attribution = attributionLine(details.title, details.author, license, details.url);
-  const total = totalBytes(files);
+  const selection = fileSelection(details, files);
+  const total = selection.totalBytes;
   const { config } = deps.runtime;
 
   const notes: string[] = [];
@@ -223,20 +209,13 @@ export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetAr
   }
 
   return {
-    id: details.id,
-    ...(license ? { license } : {}),
-    ...(total !== undefined ? { totalBytes: total } : {}),
-    files,
+    ...selection,
     asset,
     ...(attribution ? { attribution } : {}),
     delivery: delivery.kind === "redirect" ? "file" : delivery.kind,
     ...(delivery.kind !== "page" ? { downloadUrl: downloadUrl(opts.baseUrl, details.id, args) } : {}),
     notes,
   };
-}
-
-export function listProviders(deps: AppDeps) {
-  return { providers: deps.sources.map((s) => toProvider(s, deps.runtime.config.keys)) };
 }
 
 /** A new MCP server with the three tools; one per HTTP request (stateless), or one per stdio session. */

@@ -1,118 +1,82 @@
+/** `GET /v1/assets/{id}` and `/files`, and what `/download` (server/routes/download.ts) shares with them. */
 import type { H3Event } from "h3";
-import { selectFiles } from "../../core/selection.ts";
-import { FileParams, type AssetDetails, type AssetFile, type FileSelection } from "../../core/schemas/index.ts";
-import type { Source } from "../../core/source.ts";
-import { UpstreamError } from "../../core/http/types.ts";
+import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses } from "../../core/openapi.ts";
+import { FileParams, type AssetDetails } from "../../core/schemas/index.ts";
 import { publicBase, type AppDeps } from "../context.ts";
-import { ApiError } from "../errors.ts";
 import { parseQuery } from "../query.ts";
+import { fetchDetails, fileSelection, parseAssetId, selectAsset, type DetailsContext } from "../service/assets.ts";
+import { counted } from "../stats/hooks.ts";
+import { API, type Route } from "./route.ts";
 
-export interface AssetRef {
-  id: string;
-  source: Source;
-  nativeId: string;
+/** Details for a request: its signal, and this server's public base URL for the links. */
+const detailsFor = (event: H3Event, deps: AppDeps): DetailsContext => ({ signal: event.req.signal, baseUrl: publicBase(deps, event) });
+
+async function assetDetails(event: H3Event, deps: AppDeps, rawId: string): Promise<AssetDetails> {
+  return fetchDetails(parseAssetId(rawId, deps), deps, detailsFor(event, deps));
 }
 
-/**
- * A nativeId that would change which upstream resource a source's URL names: a `.` or `..` path
- * segment (also as `%2e`, which URL parsers resolve the same way), a query or fragment, or a
- * control character. Sources put the nativeId into their URLs, so such an id could climb to
- * another endpoint of the site.
- */
-function unsafeNativeId(nativeId: string): string | undefined {
-  if (/[?#\u0000-\u001f\u007f]/.test(nativeId)) return "it holds '?', '#' or a control character";
-  const dotSegment = nativeId.split(/[/\\]/).some((seg) => /^(\.|%2e){1,2}$/i.test(seg));
-  return dotSegment ? "'.' and '..' are not asset ids" : undefined;
-}
-
-/** Parses `<provider>:<nativeId>` (URL-encoded or not): malformed → 400, unknown source → 404. */
-export function parseAssetId(raw: string, deps: AppDeps): AssetRef {
-  let id: string;
-  try {
-    id = decodeURIComponent(raw);
-  } catch {
-    throw new ApiError(400, `malformed asset id '${raw}': bad percent-encoding`);
-  }
-  const m = /^([a-z0-9][a-z0-9-]*):(.+)$/.exec(id);
-  if (!m || id.length > 300) throw new ApiError(400, `malformed asset id '${id}': expected <provider>:<nativeId>`);
-  const source = deps.sources.find((s) => s.id === m[1]);
-  if (!source) throw new ApiError(404, `unknown asset '${id}': no source '${m[1]}'`);
-  const unsafe = unsafeNativeId(m[2]!);
-  if (unsafe) throw new ApiError(400, `malformed asset id '${id}': ${unsafe}`);
-  return { id, source, nativeId: m[2]! };
-}
-
-/** Where details are fetched for: the caller's abort signal and the base URL of the links handed out. */
-export interface DetailsContext {
-  signal?: AbortSignal;
-  baseUrl: string;
-}
-
-/**
- * The asset's details from its source, live (cached by the client); 404 unknown, 502 source
- * failure, 503 when this server lacks the key the source needs (the site did not fail).
- */
-export async function fetchDetails(ref: AssetRef, deps: AppDeps, at: DetailsContext): Promise<AssetDetails> {
-  if (!ref.source.getAsset) {
-    throw new ApiError(404, `unknown asset '${ref.id}': ${ref.source.name} is searched on its own site only`);
-  }
-  const key = ref.source.key;
-  if (key?.required && !deps.runtime.config.keys[key.env]) {
-    throw new ApiError(503, `${ref.source.name} is not configured on this server: set ${key.env} to enable it`);
-  }
-  let details: AssetDetails | null;
-  try {
-    details = await ref.source.getAsset(ref.nativeId, deps.runtime.context(at.signal));
-  } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) details = null;
-    else {
-      const why = err instanceof Error ? err.message : String(err);
-      throw new ApiError(502, `the source site failed: ${why}`);
-    }
-  }
-  if (!details) throw new ApiError(404, `unknown asset '${ref.id}'`);
-  return { ...details, shareUrl: `${at.baseUrl}/?asset=${encodeURIComponent(details.id)}` };
-}
-
-/** `fetchDetails` for a request: its signal, and this server's public base URL. */
-export async function loadDetails(ref: AssetRef, deps: AppDeps, event: H3Event): Promise<AssetDetails> {
-  return fetchDetails(ref, deps, { signal: event.req.signal, baseUrl: publicBase(deps, event) });
-}
-
-/** GET /v1/assets/{id} */
-export async function assetRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<AssetDetails> {
-  return loadDetails(parseAssetId(rawId, deps), deps, event);
-}
-
-const totalBytes = (files: AssetFile[]): number | undefined => {
-  let total = 0;
-  for (const f of files) {
-    const parts = [f.sizeBytes, ...(f.includes ?? []).map((i) => i.sizeBytes)];
-    if (parts.some((p) => p === undefined)) return undefined;
-    total += parts.reduce<number>((a, b) => a + (b ?? 0), 0);
-  }
-  return total;
-};
-
-/** The selection for `/files` and `/download`: details, validated parameters, chosen files. */
-export async function selection(event: H3Event, deps: AppDeps, rawId: string) {
+/** The selection of `/files` and `/download`: the id checked, the query validated, then the details and the chosen files. */
+export async function requestedSelection(event: H3Event, deps: AppDeps, rawId: string) {
   const ref = parseAssetId(rawId, deps);
   const params = parseQuery(event, FileParams);
-  const details = await loadDetails(ref, deps, event);
-  const files = selectFiles(details, params);
-  return { ref, details, params, files };
+  return { ref, ...(await selectAsset(ref, params, deps, detailsFor(event, deps))) };
 }
 
-/** GET /v1/assets/{id}/files */
-export async function filesRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<FileSelection> {
-  const { details, files } = await selection(event, deps, rawId);
-  const total = totalBytes(files);
-  return {
-    id: details.id,
-    ...(details.license ? { license: details.license } : {}),
-    ...(total !== undefined ? { totalBytes: total } : {}),
-    files,
-  };
-}
+// OpenAPI: the id and the answers the three asset routes share.
+export const ASSET_ID = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "Asset id `<provider>:<nativeId>`, URL-encoded (the colon may stay unencoded).",
+  schema: { type: "string" },
+  example: "polyhaven:rock_wall_08",
+};
+export const FILE_PARAMETERS = queryParameters(FileParams);
+export const BAD_PARAMS = errorResponse("Invalid parameters, or a malformed asset id (as for `/v1/assets/{id}`)");
+export const SOURCE_FAILED = errorResponse("The source site failed");
+export const NOT_CONFIGURED = errorResponse("The source needs a key this server does not have; the message names the environment variable to set");
+const UNKNOWN_ASSET = errorResponse("Unknown asset");
 
-export { totalBytes };
+export const assetRoute: Route = {
+  method: "GET",
+  path: "/v1/assets/{id}",
+  rules: API,
+  handler: (deps) => (event, id) => counted(event, assetDetails(event, deps, id), () => deps.usage.assetView()),
+  operation: {
+    operationId: "getAsset",
+    tags: ["Assets"],
+    summary: "Asset details, licence and files",
+    parameters: [ASSET_ID],
+    responses: rateLimitedResponses({
+      200: jsonResponse("The asset with its downloadable files", "AssetDetails"),
+      400: errorResponse("Malformed asset id: not `<provider>:<nativeId>`, or a nativeId of `.`/`..` or holding `?`, `#` or control characters"),
+      404: UNKNOWN_ASSET,
+      502: SOURCE_FAILED,
+      503: NOT_CONFIGURED,
+    }),
+  },
+};
+
+export const filesRoute: Route = {
+  method: "GET",
+  path: "/v1/assets/{id}/files",
+  rules: API,
+  handler: (deps) => async (event, id) => {
+    const { details, files } = await requestedSelection(event, deps, id);
+    return fileSelection(details, files);
+  },
+  operation: {
+    operationId: "selectAssetFiles",
+    tags: ["Assets"],
+    summary: "Pick the files for a format and resolution",
+    description: "The closest match to the preferred format and resolution wins; a glTF comes with its companion files, a texture set with one map per role.",
+    parameters: [ASSET_ID, ...FILE_PARAMETERS],
+    responses: rateLimitedResponses({
+      200: jsonResponse("The selected files and their total size", "FileSelection"),
+      400: BAD_PARAMS,
+      404: UNKNOWN_ASSET,
+      502: SOURCE_FAILED,
+      503: NOT_CONFIGURED,
+    }),
+  },
+};

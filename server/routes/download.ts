@@ -1,34 +1,20 @@
 import { Readable } from "node:stream";
 import type { H3Event } from "h3";
+import { errorResponse, rateLimitedResponses } from "../../core/openapi.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { creditsText, planZip, streamZip } from "../download/zip.ts";
-import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
-import { selection, type AssetRef } from "./assets.ts";
-
-/** How a selection is delivered: the source's page only, nothing matching, one redirect, or a zip. */
-export type Delivery =
-  | { kind: "page" }
-  | { kind: "none" }
-  | { kind: "redirect"; file: AssetFile }
-  | { kind: "zip"; files: AssetFile[] };
-
-/** The delivery rule of `/download` (shared with the MCP `get_asset` tool); files behind a login never count. */
-export function deliveryOf(ref: AssetRef, details: AssetDetails, files: AssetFile[]): Delivery {
-  if (!ref.source.supportsDownload || !details.downloadable) return { kind: "page" };
-  const direct = files.filter((f) => !f.requiresAuth);
-  const [only] = direct;
-  if (!only) return { kind: "none" };
-  if (direct.length === 1 && !only.includes?.length) return { kind: "redirect", file: only };
-  return { kind: "zip", files: direct };
-}
+import { deliveryOf } from "../service/delivery.ts";
+import { counted } from "../stats/hooks.ts";
+import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedSelection, SOURCE_FAILED } from "./assets.ts";
+import { API, type Route } from "./route.ts";
 
 /**
- * GET /v1/assets/{id}/download: one self-contained file → 302 to the source; several files, or a
- * file with companions → a streamed zip. Files behind a login are never delivered.
+ * One self-contained file → 302 to the source; several files, or a file with companions → a
+ * streamed zip. Files behind a login are never delivered.
  */
-export async function downloadRoute(event: H3Event, deps: AppDeps, rawId: string): Promise<Response> {
-  const { ref, details, files } = await selection(event, deps, rawId);
+async function download(event: H3Event, deps: AppDeps, rawId: string): Promise<Response> {
+  const { ref, details, files } = await requestedSelection(event, deps, rawId);
   const delivery = deliveryOf(ref, details, files);
   if (delivery.kind === "page") {
     throw new ApiError(409, `${ref.source.name} has no direct downloads for '${details.id}'; get it on the asset's page`, { url: details.url });
@@ -57,3 +43,34 @@ export async function downloadRoute(event: H3Event, deps: AppDeps, rawId: string
     },
   });
 }
+
+export const downloadRoute: Route = {
+  method: "GET",
+  path: "/v1/assets/{id}/download",
+  rules: API,
+  handler: (deps) => (event, id) => counted(event, download(event, deps, id), () => deps.usage.download()),
+  operation: {
+    operationId: "downloadAsset",
+    tags: ["Assets"],
+    summary: "Download the selected files",
+    description:
+      "Same selection as `/files`. A single self-contained file is a 302 to the source's content server; several files are streamed as one zip with a ready-to-use folder layout and a licence file.",
+    parameters: [ASSET_ID, ...FILE_PARAMETERS],
+    responses: rateLimitedResponses({
+      200: {
+        description: "Zip archive of the selection",
+        content: { "application/zip": { schema: { type: "string", format: "binary" } } },
+      },
+      302: {
+        description: "A single self-contained file: redirect to the source's content server",
+        headers: { Location: { description: "URL of the file on the source's content server", schema: { type: "string", format: "uri" } } },
+      },
+      400: BAD_PARAMS,
+      404: errorResponse("Unknown asset, or no file matches the format/resolution"),
+      409: errorResponse("The source has no direct downloads; `url` is the asset's page on the source"),
+      413: errorResponse("The zip would exceed the server's size cap (DOWNLOAD_MAX_BYTES)"),
+      502: SOURCE_FAILED,
+      503: NOT_CONFIGURED,
+    }),
+  },
+};

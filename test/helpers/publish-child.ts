@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { publishSet } from "../../pipeline/publish.ts";
-import { PUBLISHED_FILES } from "../../server/published.ts";
+import { PUBLISHED_FILES } from "../../core/published.ts";
 
 const [dataDir, prepared, builtAt] = process.argv.slice(2) as [string, string, string];
 const read = (file: string) => readFileSync(join(prepared, file));

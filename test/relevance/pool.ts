@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Asset, AssetType } from "../../core/schemas/index.ts";
 import type { Source } from "../../core/source.ts";
-import { loadPublished } from "../../server/published.ts";
+import { loadPublished } from "../../core/published.ts";
 import { SOURCES } from "../../sources/index.ts";
 import { NOW } from "../helpers/app.ts";
 import { sourceQuery } from "../helpers/query.ts";

@@ -1,0 +1,47 @@
+/**
+ * What an entry of the route table (server/routes/table.ts) holds. server/app.ts registers the
+ * entries with h3 and answers from them the methods and paths they do not take; /openapi.json is
+ * their operations.
+ */
+import type { H3Event } from "h3";
+import type { Endpoint } from "../../core/openapi.ts";
+import type { AppDeps } from "../context.ts";
+
+/**
+ * Which of the API's rules apply to a route, kept in its meta so that protection follows the route
+ * the router matched, whatever spelling of the path reached it (`/mcp/`, `/v1//search`, `%73`).
+ * - `cors`: readable from pages on any origin; preflights answered.
+ * - `api`: also rate limited and, with a key configured, protected by the API key.
+ * - `anyHost`: answered whatever the Host (health checks reach it by any name).
+ */
+export type Rules = { cors?: boolean; api?: boolean; anyHost?: boolean };
+export const PAGE: Rules = {};
+export const OPEN: Rules = { cors: true };
+export const API: Rules = { cors: true, api: true };
+export const HEALTH: Rules = { cors: true, anyHost: true };
+
+/** Answers a request; `id` is the path's `{id}` (an asset id, as sent), "" on paths without one. */
+export type Handler = (event: H3Event, id: string) => unknown;
+
+interface RouteBase extends Endpoint {
+  /** As README.md and /openapi.json write it; `{id}` is an asset id, which may hold slashes. */
+  path: string;
+  rules: Rules;
+  /** Makes the handler of one app from its deps, once: the stats cache and the OpenAPI document live in it. */
+  handler: (deps: AppDeps) => Handler;
+  /** How /openapi.json describes it; the page has none, being no part of the API. */
+  operation?: Record<string, unknown>;
+}
+
+/** A GET route (h3 answers HEAD with it); a documented one answers the other usual methods with a 405. */
+interface GetRoute extends RouteBase {
+  method: "GET";
+}
+
+/** A POST route, answering every other method with `refuse` (POST /mcp: a 405 that says why). */
+interface PostRoute extends RouteBase {
+  method: "POST";
+  refuse: (event: H3Event) => never;
+}
+
+export type Route = GetRoute | PostRoute;
