@@ -73,7 +73,7 @@ async function countSource(source: Source, runtime: Runtime, previous: Catalog |
 
 /** Crawl of one indexed source; on failure the assets it had in the previous index. */
 async function crawlSource(source: Source, runtime: Runtime, previous: AssetIndex | undefined) {
-  if (source.mode !== "indexed" || !source.crawl) return { assets: [] as Asset[], status: "none" as const };
+  if (source.mode !== "indexed") return { assets: [] as Asset[], status: "none" as const };
   try {
     const crawled = await source.crawl(runtime.context());
     const assets = crawled.filter((a) => Asset.safeParse(a).success);

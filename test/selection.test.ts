@@ -76,7 +76,7 @@ describe("selectFiles: a model (recorded Poly Haven ArmChair_01, max 4k)", () =>
   let chair: AssetDetails;
   beforeAll(async () => {
     const { ctx } = replayContext();
-    chair = (await polyhaven.getAsset!("ArmChair_01", ctx))!;
+    chair = (await polyhaven.getAsset("ArmChair_01", ctx))!;
   });
 
   it("defaults to the one 2k glTF, whose includes carry the companions", () => {

@@ -73,7 +73,7 @@ const dlUrls = (requested: string[], prefix: string) => requested.filter((u) => 
 
 async function armchair() {
   const runtime = replayRuntime();
-  const asset = await polyhaven.getAsset!("ArmChair_01", runtime.context());
+  const asset = await polyhaven.getAsset("ArmChair_01", runtime.context());
   const file = asset!.files.find((f) => f.filename === "ArmChair_01_2k.gltf")!;
   return { runtime, asset: asset!, file };
 }

@@ -24,9 +24,9 @@ export async function testApp(options: { env?: Record<string, string>; sources?:
   // As in the pipeline, a source whose recordings do not cover its crawl or census is left out.
   const settled = <T>(results: PromiseSettledResult<T>[]) =>
     results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
-  const indexed = sources.filter((s) => s.mode === "indexed" && s.crawl);
-  const assets = settled(await Promise.allSettled(indexed.map((s) => s.crawl!(ctx)))).flat();
-  const censuses = settled(await Promise.allSettled(sources.filter((s) => s.census).map((s) => s.census!(ctx))));
+  const indexed = sources.filter((s) => s.mode === "indexed");
+  const assets = settled(await Promise.allSettled(indexed.map((s) => s.crawl(ctx)))).flat();
+  const censuses = settled(await Promise.allSettled(sources.flatMap((s) => (s.census ? [s.census(ctx)] : []))));
   const catalog = buildCatalog(censuses, sources, NOW.toISOString());
   const published = { index: AssetIndex.build(assets), catalog, history: addPoint({ points: [] }, historyPoint(catalog)) };
   runtime.replay.requested.length = 0;

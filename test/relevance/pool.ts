@@ -59,9 +59,10 @@ export async function candidates(query: JudgedQuery, catalogue: readonly Asset[]
     .map((asset) => ({ asset, from: "catalogue" }));
   const runtime = replayRuntime({ now: NOW, env: REPLAY_KEYS });
   const asked = sourceQuery(query.q, { types: typesOf(query), free: query.free ?? false });
-  for (const source of SOURCES.filter((s) => s.mode === "live" && s.search && sourceAnswers(s, query))) {
+  for (const source of SOURCES) {
+    if (source.mode !== "live" || !sourceAnswers(source, query)) continue;
     // A source without a recording for this request answers nothing offline, as in /v1/search.
-    const answer = await source.search!(asked, runtime.context()).catch(() => undefined);
+    const answer = await source.search(asked, runtime.context()).catch(() => undefined);
     for (const asset of answer?.assets.slice(0, asked.limit) ?? []) pooled.push({ asset, from: source.id });
   }
   return pooled;
