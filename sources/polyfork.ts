@@ -15,7 +15,8 @@ import { isHttpUrl } from "./kit/url.ts";
 const ID = "polyfork";
 const SITE = "https://polyfork.dev";
 const API = `${SITE}/api/assets`;
-const asset = assetMaker(ID);
+const make = assetMaker(ID);
+const asset: typeof make = (id, fields) => ({ ...make(id, fields), tags: fields.tags || [] }); // the kit's compact drops an empty tag list
 
 const Item = z.looseObject({
   id: z.string().min(1),
@@ -86,8 +87,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
 }
 
 async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
-  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(nativeId)) return null;
-  const item = await unlessGone(io.get(`${API}/${encodeURIComponent(nativeId)}`, Item));
+  const item = /^[a-z0-9][a-z0-9_-]*$/i.test(nativeId) ? await unlessGone(io.get(`${API}/${encodeURIComponent(nativeId)}`, Item)) : undefined;
   return item ? { ...toAsset(item), files: filesOf(item) } : null;
 }
 
