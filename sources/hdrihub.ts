@@ -7,11 +7,11 @@
  * - `/shop/hdri`: an ItemList JSON-LD with `numberOfItems` (the census: there is no recorded sitemap).
  */
 import * as cheerio from "cheerio";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetType, Price } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrihub";

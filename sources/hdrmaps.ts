@@ -5,13 +5,13 @@
  */
 import * as cheerio from "cheerio";
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { AssetDetails, AssetFile, Price } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
+import type { AssetDetails, AssetFile, Price } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 

@@ -3,15 +3,15 @@
  * A Drupal 7 site without an API, read live: its advanced search (the `view-id-art` view: "Displaying 1 - 24 of 182", 24 cards,
  * a 0-based pager) and its art pages (`/content/<slug>`: author, date, type, tags, licences, body, notice and plain file links).
  */
-import { load, type CheerioAPI } from "cheerio";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
-import { normalizeLicense } from "../core/license.ts";
+import { type CheerioAPI, load } from "cheerio";
 import { UpstreamError } from "../core/http/types.ts";
+import { normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, sum } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { followUpPage, pageWindow } from "./kit/page-window.ts";
 import { httpUrl, isHttpUrl } from "./kit/url.ts";
 

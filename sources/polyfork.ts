@@ -3,12 +3,12 @@
  * (no account, no key), the rest come with the Pro plan. Live, through its JSON API: `/api/assets?q=…` and `/api/assets/<id>`.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
+import type { AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 

@@ -1,12 +1,12 @@
 /**
- * Textures.com (https://www.textures.com): a very large library of photo textures, scanned PBR sets, HDRIs and some 3D
- * objects, downloaded with credits (a free account gets a few; free samples exist): nothing is a direct download. Live:
- * `/api/v1/texture/search?q=<q>[&filter=free][&page=<p>]` → `{ success, data }`, one texture of a photo set per item, no
- * total; `filter=free` and `page=` are what public scrapers use (SOURCES.md). No detail and no count: no getAsset, no census.
+ * Textures.com (https://www.textures.com): a very large library of photo textures, scanned PBR sets, HDRIs and some 3D objects, downloaded
+ * with credits (a free account gets a few; free samples exist): nothing is a direct download. Live: `/api/v1/texture/search?q=<q>` →
+ * `{ success, data }`, one texture of a photo set per item, no total. The recorded query string is unknown: `filter=free` and `page=<p>`
+ * are what public scrapers of this endpoint use. No detail and no count were recorded: no getAsset, no census.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { defineSource } from "./kit/define.ts";
 import type { SourceIo } from "./kit/fetch.ts";
