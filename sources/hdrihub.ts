@@ -1,34 +1,25 @@
 /**
- * HDRI Hub (https://www.hdri-hub.com): a shop of HDRI maps for architectural visualisation (plus
- * backplates, bundles and a few free 3D people), priced per resolution. Live: its own search page.
- *
- * Upstream shapes used here:
- * - `/search?q=<q>` → a Next.js page whose results are streamed (React Server Components): the
- *   results block arrives in `<div hidden id="S:0">`, and a card finished later leaves a
- *   `<template id="P:n">` placeholder whose content is in `<div hidden id="S:n">`. The placeholders
- *   are filled in before reading. In the block: "Found <n> products" (`search_count…`), or a
- *   `search_empty…` block; cards are `a.search_card…` (link `/shop/<section>/…/<slug>`, `img` through
- *   `/_next/image?url=…`, `h3.search_title…`, and a price `p.search_price…` "From €9", or a bare "0"
- *   for free samples). Class names carry build hashes, so they are matched by prefix. The sidebar's
- *   featured card is not a result. No paging was seen: one page is read and sliced.
- * - `/shop/<section>/…/<slug>` → a Product JSON-LD with an AggregateOffer (one offer per resolution,
- *   "4096px", "12288px", "Cubemap 6x 2048" …), `isAccessibleForFree`, `category`, and tag links.
- *   Every file is sold, so every file is a link to the product page that needs a purchase.
- * - `/shop/hdri` → an ItemList JSON-LD with `numberOfItems` (the census: there is no recorded sitemap).
+ * HDRI Hub (https://www.hdri-hub.com): a shop of HDRI maps for architectural visualisation (plus backplates, bundles and a few
+ * free 3D people), priced per resolution; every file is sold, so each is a link to its product page. Live: its own search page.
+ * - `/search?q=<q>`: a Next.js page whose results are streamed (a card finished later leaves a `<template id="P:n">` whose
+ *   content is in `<div hidden id="S:n">`). Class names carry build hashes: matched by prefix. No paging was seen.
+ * - `/shop/<section>/…/<slug>`: a Product JSON-LD with an AggregateOffer (one offer per resolution) and tag links.
+ * - `/shop/hdri`: an ItemList JSON-LD with `numberOfItems` (the census: there is no recorded sitemap).
  */
 import * as cheerio from "cheerio";
-import type { Source, SourceContext, SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, SourceCensus } from "../core/schemas/index.ts";
-import { unlessGone } from "./kit/fetch.ts";
+import type { Asset, AssetDetails, AssetType, Price } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrihub";
-const NAME = "HDRI Hub";
 const SITE = "https://www.hdri-hub.com";
 const CATEGORY = `${SITE}/shop/hdri`;
-
 const CURRENCIES: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP" };
-const SEGMENT = /^[a-z0-9][a-z0-9_-]*$/i;
+const make = assetMaker(ID);
+const asset: typeof make = (id, fields) => ({ ...make(id, fields), tags: fields.tags || [] }); // the kit's compact drops an empty tag list
 
 /** The type of a product by its shop path: `/shop/hdri/…` HDRIs, bundles packs, 3D people models. */
 export function typeOfPath(path: string): AssetType {
@@ -39,266 +30,168 @@ export function typeOfPath(path: string): AssetType {
   if (/bundle|pack/.test(sub.toLowerCase()) || /\bhdr-pack-/.test(parts.at(-1) ?? "")) return "pack";
   if (/(^|[/-])3d([/-]|$)|3d-model|3d-people/.test(names)) return "model";
   if (/hdri/.test(section.toLowerCase())) return "hdri";
-  if (/texture/.test(names)) return "texture";
-  return "other";
+  return /texture/.test(names) ? "texture" : "other";
 }
 
 /** `/shop/hdri/space/hdr-180-8` ⇄ `hdri~space~hdr-180-8` (ids avoid "/"). */
-const nativeIdOf = (path: string) => path.replace(/^\/shop\/|\/+$/g, "").split("/").join("~");
-const pathOf = (nativeId: string) => `/shop/${nativeId.split("~").join("/")}`;
+const nativeIdOf = (path: string) => path.replace(/^\/shop\/|\/+$/g, "").replaceAll("/", "~");
+const pathOf = (nativeId: string) => `/shop/${nativeId.replaceAll("~", "/")}`;
 
 /** A Next.js image URL (`/_next/image?url=%2Fapi%2Fmedia%2Ffile%2F…&w=828`) → the image itself. */
 function imageOf(src: string | undefined): string | undefined {
   const url = httpUrl(src, SITE);
-  if (!url) return undefined;
-  const parsed = new URL(url);
-  const inner = parsed.pathname === "/_next/image" ? parsed.searchParams.get("url") : null;
+  const inner = url && new URL(url).pathname === "/_next/image" ? new URL(url).searchParams.get("url") : null;
   return inner ? httpUrl(inner, SITE) : url;
 }
 
 /** "From €9" → { free: false, amount: 9, currency: "EUR" }; "0" → { free: true }. */
-function parsePrice(raw: string): Asset["price"] | undefined {
-  const m = /([€$£])?\s*(\d+(?:[.,]\d+)?)/.exec(raw.replace(/\s+/g, " "));
+function parsePrice(raw: string): Price | undefined {
+  const m = /([€$£])?\s*(\d+(?:[.,]\d+)?)/.exec(raw);
   if (!m) return undefined;
   const amount = Number(m[2]!.replace(",", "."));
-  if (amount === 0) return { free: true };
-  const currency = m[1] ? CURRENCIES[m[1]] : undefined;
-  return { free: false, amount, ...(currency ? { currency } : {}) };
+  return amount === 0 ? { free: true } : compact({ free: false, amount, currency: m[1] && CURRENCIES[m[1]] });
 }
 
-export interface HubCard {
-  path: string;
-  title: string;
-  thumbnailUrl?: string;
-  price?: Asset["price"];
-}
-
-/** Fills the streamed placeholders: each `<template id="P:n">` takes the content of `<div hidden id="S:n">`. */
-function resolveStreamed($: cheerio.CheerioAPI): void {
-  $("template[id^='P:']").each((_, el) => {
-    const n = ($(el).attr("id") ?? "").slice(2);
-    const segment = $(`[id='S:${n}']`);
-    if (segment.length) {
-      $(el).replaceWith(segment.html() ?? "");
-      segment.remove();
-    }
-  });
-}
-
-/** The search page: the count ("Found 8 products"), or 0 for the empty block, and the result cards. */
-export function parseSearch(html: string): { found: number; cards: HubCard[] } {
+/** The search page: the count ("Found 8 products"), or 0 for the no-results block, and the result cards. */
+export function parseSearch(html: string, url?: string): { found: number; assets: Asset[] } {
   const $ = cheerio.load(html);
-  resolveStreamed($);
-  const cards: HubCard[] = [];
-  $("a[class*='search_card']").each((_, el) => {
+  // The streamed placeholders first: each `<template id="P:n">` takes the content of `<div hidden id="S:n">`.
+  $("template[id^='P:']").each((_, el) => {
+    const segment = $(`[id='S:${($(el).attr("id") ?? "").slice(2)}']`);
+    if (segment.length) $(el).replaceWith(segment.remove().html() ?? "");
+  });
+  const assets: Asset[] = [];
+  for (const el of $("a[class*='search_card']").toArray()) {
     const card = $(el);
     const href = httpUrl(card.attr("href"), SITE);
-    if (!href || new URL(href).hostname !== new URL(SITE).hostname) return;
-    const path = new URL(href).pathname;
-    if (!path.startsWith("/shop/") || !path.split("/").slice(2).every((s) => SEGMENT.test(s))) return;
+    const path = href && new URL(href).hostname === new URL(SITE).hostname ? new URL(href).pathname : "";
+    if (!/^\/shop(\/[a-z0-9][a-z0-9_-]*)+$/i.test(path)) continue;
     const img = card.find("img").first();
-    const title = card.find("[class*='search_title']").first().text().trim() || img.attr("alt")?.trim() || "";
-    if (!title) return;
-    const info = card.find("[class*='search_info']").first();
-    const priceText =
-      card.find("[class*='search_price']").first().text().trim() ||
-      info
-        .contents()
-        .filter((_, n) => n.type === "text")
-        .text()
-        .trim();
-    const price = priceText ? parsePrice(priceText) : undefined;
+    const title = card.find("[class*='search_title']").first().text().trim() || img.attr("alt")?.trim();
+    if (!title) continue;
+    // A card without a price element has it as the bare text of its info block.
+    const bare = card.find("[class*='search_info']").first().contents();
+    const price = card.find("[class*='search_price']").first().text().trim() || bare.filter((_, n) => n.type === "text").text();
     const thumbnailUrl = imageOf(img.attr("src"));
-    cards.push({ path, title, ...(thumbnailUrl ? { thumbnailUrl } : {}), ...(price ? { price } : {}) });
-  });
-  const countText = $("[class*='search_count']").first().text();
-  const count = /(\d[\d,]*)/.exec(countText)?.[1];
-  if (count) return { found: Number(count.replace(/,/g, "")), cards };
-  if ($("[class*='search_empty']").length) return { found: 0, cards: [] };
-  throw new Error("hdrihub: search page has neither a result count nor the no-results block (page changed?)");
+    assets.push(asset(nativeIdOf(path), { title, type: typeOfPath(path), url: `${SITE}${path}`, thumbnailUrl, price: parsePrice(price), downloadable: false }));
+  }
+  const count = /(\d[\d,]*)/.exec($("[class*='search_count']").first().text())?.[1];
+  if (count) return { found: Number(count.replace(/,/g, "")), assets };
+  if ($("[class*='search_empty']").length) return { found: 0, assets: [] };
+  throw shapeError(ID, url, "search page has neither a result count nor the no-results block (page changed?)");
 }
 
-function cardToAsset(card: HubCard): Asset {
-  const nativeId = nativeIdOf(card.path);
-  return {
-    id: `${ID}:${nativeId}`,
-    provider: ID,
-    nativeId,
-    title: card.title,
-    type: typeOfPath(card.path),
-    tags: [],
-    url: `${SITE}${card.path}`,
-    ...(card.thumbnailUrl ? { thumbnailUrl: card.thumbnailUrl } : {}),
-    ...(card.price ? { price: card.price } : {}),
-    downloadable: false,
-  };
-}
-
-export const searchPageUrl = (q: string) => `${SITE}/search?q=${encodeURIComponent(q.trim())}`;
-
-async function search(query: SourceQuery, ctx: SourceContext): Promise<SourceSearchResult> {
-  const { text } = await ctx.http.getText(searchPageUrl(query.q), { signal: ctx.signal });
-  const { found, cards } = parseSearch(text);
-  let assets = cards.map(cardToAsset);
-  // The site has no type or price filter: both are applied to the page's cards.
+async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
+  const url = searchUrl(query);
+  const { found, assets } = parseSearch((await io.text(url)).text, url);
+  // The site has no type or price filter: both are applied to the page's cards. Nothing here is a direct download.
   const filtered = query.types.length > 0 || query.free || query.downloadable;
-  if (query.types.length) assets = assets.filter((a) => query.types.includes(a.type));
-  if (query.free) assets = assets.filter((a) => a.price?.free === true);
-  if (query.downloadable) assets = []; // nothing here is a direct download
-  return {
-    assets: assets.slice(query.offset, query.offset + query.limit),
-    ...(filtered ? {} : { total: found }),
-    searchUrl: searchUrl(query),
-  };
+  const kept = assets.filter((a) => (!query.types.length || query.types.includes(a.type)) && (!query.free || a.price?.free === true));
+  const page = query.downloadable ? [] : kept.slice(query.offset, query.offset + query.limit);
+  return { assets: page, ...compact({ total: filtered ? undefined : found }), searchUrl: url };
 }
 
-interface JsonLdNode {
-  "@type"?: string | string[];
-  [key: string]: unknown;
+type JsonLdNode = { "@type"?: string | string[]; [key: string]: unknown };
+/** A JSON-LD value's nodes: itself when an object, the items of an array, and the nodes of its `@graph`. */
+function nodesOf(value: unknown): JsonLdNode[] {
+  if (Array.isArray(value)) return value.flatMap(nodesOf);
+  if (!value || typeof value !== "object") return [];
+  const graph = (value as JsonLdNode)["@graph"];
+  return [value as JsonLdNode, ...(Array.isArray(graph) ? nodesOf(graph) : [])];
 }
 
-/** Every JSON-LD node of a page (top-level objects, arrays and `@graph`s). */
-function jsonLd($: cheerio.CheerioAPI, where: string): JsonLdNode[] {
-  const out: JsonLdNode[] = [];
-  $("script[type='application/ld+json']").each((_, el) => {
-    let data: unknown;
+function jsonLd($: cheerio.CheerioAPI, url: string): JsonLdNode[] {
+  return Array.from($("script[type='application/ld+json']"), (script) => {
     try {
-      data = JSON.parse($(el).text());
+      return nodesOf(JSON.parse($(script).text()));
     } catch {
-      throw new Error(`hdrihub: ${where} has a JSON-LD block that is not JSON`);
+      throw shapeError(ID, url, `${url} has a JSON-LD block that is not JSON`);
     }
-    const visit = (node: unknown) => {
-      if (Array.isArray(node)) node.forEach(visit);
-      else if (node && typeof node === "object") {
-        out.push(node as JsonLdNode);
-        if (Array.isArray((node as { "@graph"?: unknown })["@graph"])) visit((node as { "@graph": unknown[] })["@graph"]);
-      }
-    };
-    visit(data);
-  });
-  return out;
+  }).flat();
 }
 
-const isType = (node: JsonLdNode, type: string) => (Array.isArray(node["@type"]) ? node["@type"].includes(type) : node["@type"] === type);
+const isType = (node: JsonLdNode, type: string) => [node["@type"]].flat().includes(type);
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
 
 /** "4096px" → 4k, "12288px" → 12k, "Cubemap 6x 2048" → 2k (per face). */
 function resolutionOfOffer(name: string): string | undefined {
   const px = /(\d{3,6})\s*px/i.exec(name)?.[1] ?? /(\d{3,6})\s*$/.exec(name)?.[1];
-  if (!px) return undefined;
-  const k = Math.round(Number(px) / 1024);
+  const k = Math.round(Number(px ?? 0) / 1024);
   return k >= 1 ? `${k}k` : undefined;
 }
 
-/** Parses a product page into details; `path` is its shop path. */
-export function parseProduct(path: string, html: string): AssetDetails {
+/** A product page's details; `path` is its shop path. */
+function parseProduct(path: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const pageUrl = `${SITE}${path}`;
   const product = jsonLd($, pageUrl).find((n) => isType(n, "Product"));
   const title = str(product?.name);
-  if (!product || !title) throw new Error(`hdrihub: product page ${pageUrl} has no Product JSON-LD (page changed?)`);
-
-  const images = Array.isArray(product.image) ? product.image : [product.image];
-  const thumbnailUrl = httpUrl(images.map(str).find(Boolean), SITE);
-  const category = str(product.category);
+  if (!product || !title) throw shapeError(ID, pageUrl, `product page ${pageUrl} has no Product JSON-LD (page changed?)`);
   const offer = (product.offers ?? {}) as JsonLdNode;
   const offers = (Array.isArray(offer.offers) ? offer.offers : isType(offer, "Offer") ? [offer] : []) as JsonLdNode[];
   const low = num(offer.lowPrice) ?? num(offer.price);
-  const currency = str(offer.priceCurrency);
-  const free = product.isAccessibleForFree === true || low === 0;
-  const tags = $("a[class*='page_tag']")
-    .toArray()
-    .map((a) => $(a).text().trim())
-    .filter(Boolean);
-  const slug = path.split("/").pop()!;
-
-  const files: AssetFile[] = offers.flatMap((o) => {
-    const name = str(o.name);
-    if (!name) return [];
-    const resolution = resolutionOfOffer(name);
-    return [
-      {
-        url: httpUrl(str(o.url), SITE) ?? pageUrl,
-        filename: `${slug}-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}`,
-        format: "page",
-        ...(resolution ? { resolution } : {}),
-        group: /cubemap/i.test(name) ? "cubemap" : "hdri",
-        requiresAuth: true,
-      },
-    ];
+  const slug = path.split("/").pop();
+  const files = offers.flatMap(({ name, url }) => {
+    const label = str(name);
+    if (!label) return [];
+    const filename = `${slug}-${(label.toLowerCase().match(/[a-z0-9]+/g) ?? []).join("-")}`;
+    const group = /cubemap/i.test(label) ? "cubemap" : "hdri";
+    return [compact({ url: httpUrl(str(url), SITE) ?? pageUrl, filename, format: "page", resolution: resolutionOfOffer(label), group, requiresAuth: true })];
   });
-  const resolutions = [...new Set(files.filter((f) => f.group === "hdri" && f.resolution).map((f) => f.resolution!))];
-  const description = str(product.description);
-
-  return {
-    id: `${ID}:${nativeIdOf(path)}`,
-    provider: ID,
-    nativeId: nativeIdOf(path),
+  const details = asset(nativeIdOf(path), {
     title,
-    ...(description ? { description } : {}),
+    description: str(product.description),
     type: typeOfPath(path),
-    tags,
-    categories: category ? [category] : [],
+    tags: Array.from($("a[class*='page_tag']"), (a) => $(a).text().trim()).filter(Boolean),
+    categories: [str(product.category)].filter((c) => c !== undefined),
     url: httpUrl(str(product.url), SITE) ?? pageUrl,
-    ...(thumbnailUrl ? { thumbnailUrl } : {}),
-    ...(str((product.brand as JsonLdNode | undefined)?.name) ? { author: str((product.brand as JsonLdNode).name)! } : {}),
-    price: free ? { free: true } : { free: false, ...(low !== undefined ? { amount: low } : {}), ...(currency ? { currency } : {}) },
-    ...(resolutions.length ? { resolutions } : {}),
+    thumbnailUrl: httpUrl([product.image].flat().map(str).find(Boolean), SITE),
+    author: str((product.brand as JsonLdNode | undefined)?.name),
+    price: product.isAccessibleForFree === true || low === 0 ? { free: true } : compact({ free: false, amount: low, currency: str(offer.priceCurrency) }),
+    resolutions: [...new Set(files.flatMap((f) => (f.group === "hdri" && f.resolution ? [f.resolution] : [])))],
     downloadable: false,
-    files,
-  };
+  });
+  return { ...details, files };
 }
 
-async function getAsset(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null> {
-  const parts = nativeId.split("~");
-  if (parts.length < 2 || !parts.every((p) => SEGMENT.test(p))) return null;
-  const path = pathOf(nativeId);
-  const page = await unlessGone(ctx.http.getText(`${SITE}${path}`, { signal: ctx.signal }));
-  if (!page) return null;
-  return parseProduct(path, page.text);
+async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
+  if (!/^[a-z0-9][a-z0-9_-]*(~[a-z0-9][a-z0-9_-]*)+$/i.test(nativeId)) return null;
+  const page = await unlessGone(io.text(`${SITE}${pathOf(nativeId)}`));
+  return page ? parseProduct(pathOf(nativeId), page.text) : null;
 }
 
 /** The HDRI category page's ItemList: `numberOfItems` HDRIs (the rest of the shop is not counted). */
-async function census(ctx: SourceContext): Promise<SourceCensus> {
-  const { text } = await ctx.http.getText(CATEGORY, { signal: ctx.signal });
-  const list = jsonLd(cheerio.load(text), CATEGORY).find((n) => isType(n, "ItemList"));
+async function census(io: SourceIo): Promise<CensusBody> {
+  const list = jsonLd(cheerio.load((await io.text(CATEGORY)).text), CATEGORY).find((n) => isType(n, "ItemList"));
   const count = num(list?.numberOfItems);
-  if (count === undefined) throw new Error(`hdrihub: ${CATEGORY} has no ItemList numberOfItems (page changed?)`);
+  if (count === undefined) throw shapeError(ID, CATEGORY, `${CATEGORY} has no ItemList numberOfItems (page changed?)`);
   const total = Math.round(count);
   return {
-    id: ID,
-    name: NAME,
-    homepage: SITE,
     total,
-    // Only the HDRI category is counted: backplates, bundles and 3D models come on top.
-    atLeast: true,
+    atLeast: true, // only the HDRI category is counted: backplates, bundles and 3D models come on top
     byType: { hdri: total },
     categories: { HDRI: total },
     unit: "assets",
     method:
-      "numberOfItems of the schema.org ItemList on the HDRI category page (/shop/hdri); no sitemap was recorded, so the other shop sections are not counted (a lower bound)",
-    countedAt: ctx.now().toISOString(),
+      "numberOfItems of the schema.org ItemList on the HDRI category page (/shop/hdri); no sitemap was recorded, " +
+      "so the other shop sections are not counted (a lower bound)",
   };
 }
 
-function searchUrl(query: SourceQuery): string {
-  return searchPageUrl(query.q);
-}
+const searchUrl = (query: SourceQuery) => `${SITE}/search?q=${encodeURIComponent(query.q.trim())}`;
 
-export const hdrihub: Source = {
-  id: ID,
-  name: NAME,
-  homepage: SITE,
-  description: "Best for high-dynamic-range HDRI maps for architectural visualisation, sold per resolution (a few free samples).",
-  assetTypes: ["hdri", "pack", "model", "other"],
-  access: "scrape",
-  pricing: "paid",
-  supportsDownload: false,
-  mode: "live",
-  unit: "assets",
-  searchUrl,
-  search,
-  getAsset,
-  census,
-};
+export const hdrihub = defineSource(
+  {
+    id: ID,
+    name: "HDRI Hub",
+    homepage: SITE,
+    description: "Best for high-dynamic-range HDRI maps for architectural visualisation, sold per resolution (a few free samples).",
+    assetTypes: ["hdri", "pack", "model", "other"],
+    access: "scrape",
+    pricing: "paid",
+    supportsDownload: false,
+    unit: "assets",
+  },
+  { mode: "live", searchUrl, search, getAsset, census },
+);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hdrihub, typeOfPath, parseSearch } from "../sources/hdrihub.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import { replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
 
@@ -35,7 +35,7 @@ describe("hdrihub: metadata", () => {
 describe("hdrihub: search", () => {
   it("reads the streamed results, fills the P:1 placeholder from S:1 and skips the sidebar card", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await hdrihub.search!(query("garage"), ctx);
+    const result = await hdrihub.search(query("garage"), ctx);
 
     expect(replay.requested).toEqual([`${SITE}/search?q=garage`]);
     expect(result.total).toBe(8);
@@ -64,32 +64,32 @@ describe("hdrihub: search", () => {
 
   it("reads free samples (a bare 0 price) and filters by type and price on the page", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const all = await hdrihub.search!(query("free"), ctx);
+    const all = await hdrihub.search(query("free"), ctx);
     expect(all.total).toBe(17);
     expect(all.assets.map((a) => [a.title, a.type, a.price])).toEqual([
       ["Free Casual 3D People - Dennis", "model", { free: true }],
       ["Free Casual 3D People - Rosy", "model", { free: true }],
     ]);
-    const free = await hdrihub.search!(query("free", { free: true }), ctx);
+    const free = await hdrihub.search(query("free", { free: true }), ctx);
     expect(free.assets).toHaveLength(2);
     expect(free.total).toBeUndefined(); // filtered here: the site's count no longer applies
-    expect((await hdrihub.search!(query("free", { types: ["hdri"] }), ctx)).assets).toEqual([]);
-    expect((await hdrihub.search!(query("garage", { free: true }), ctx)).assets).toEqual([]);
-    expect((await hdrihub.search!(query("free", { downloadable: true }), ctx)).assets).toEqual([]);
+    expect((await hdrihub.search(query("free", { types: ["hdri"] }), ctx)).assets).toEqual([]);
+    expect((await hdrihub.search(query("garage", { free: true }), ctx)).assets).toEqual([]);
+    expect((await hdrihub.search(query("free", { downloadable: true }), ctx)).assets).toEqual([]);
     // One request per query: the client's cache answers the repeats.
     expect(replay.requested).toEqual([`${SITE}/search?q=free`, `${SITE}/search?q=garage`]);
   });
 
   it("slices the one page by offset and limit", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const page = await hdrihub.search!(query("garage", { offset: 1, limit: 2 }), ctx);
+    const page = await hdrihub.search(query("garage", { offset: 1, limit: 2 }), ctx);
     expect(page.assets.map((a) => a.title)).toEqual(["HDR 039 Garage Plates", "HDR Pack 005"]);
     expect(page.total).toBe(8);
   });
 
   it("answers the streamed no-results block with nothing", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await hdrihub.search!(query("zzzz"), ctx);
+    const result = await hdrihub.search(query("zzzz"), ctx);
     expect(replay.requested).toEqual([`${SITE}/search?q=zzzz`]);
     expect(result).toEqual({ assets: [], total: 0, searchUrl: `${SITE}/search?q=zzzz` });
   });
@@ -97,7 +97,7 @@ describe("hdrihub: search", () => {
   it("rejects a changed page with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${SITE}/search?q=garage`, body: "<html>changed</html>" });
-    await expect(hdrihub.search!(query("garage"), ctx)).rejects.toThrow(/^hdrihub: /);
+    await expect(hdrihub.search(query("garage"), ctx)).rejects.toThrow(/^hdrihub: /);
     expect(() => parseSearch("<html><body><p>nothing</p></body></html>")).toThrow(/^hdrihub: /);
   });
 
@@ -114,7 +114,7 @@ describe("hdrihub: search", () => {
 describe("hdrihub: getAsset", () => {
   it("reads the Product JSON-LD: one purchase link per offered resolution", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await hdrihub.getAsset!(PRODUCT_ID, ctx);
+    const details = await hdrihub.getAsset(PRODUCT_ID, ctx);
 
     expect(replay.requested).toEqual([PRODUCT_URL]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -144,26 +144,26 @@ describe("hdrihub: getAsset", () => {
   it("answers null for an unknown product (404) and for an id that is no shop path, without asking", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${SITE}/shop/hdri/space/no-such-hdri`, status: 404, body: "<html>404</html>" });
-    expect(await hdrihub.getAsset!("hdri~space~no-such-hdri", ctx)).toBeNull();
-    expect(await hdrihub.getAsset!("hdri~..~x", ctx)).toBeNull();
-    expect(await hdrihub.getAsset!("lonely", ctx)).toBeNull();
+    expect(await hdrihub.getAsset("hdri~space~no-such-hdri", ctx)).toBeNull();
+    expect(await hdrihub.getAsset("hdri~..~x", ctx)).toBeNull();
+    expect(await hdrihub.getAsset("lonely", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${SITE}/shop/hdri/space/no-such-hdri`]);
   });
 
   it("rejects a page without Product JSON-LD with a message naming the source; HTTP failures propagate", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: PRODUCT_URL, body: "<html>changed</html>" });
-    await expect(hdrihub.getAsset!(PRODUCT_ID, ctx)).rejects.toThrow(/^hdrihub: /);
+    await expect(hdrihub.getAsset(PRODUCT_ID, ctx)).rejects.toThrow(/^hdrihub: /);
     replay.add({ url: `${SITE}/shop/hdri/space/broken`, status: 502, body: "bad gateway" });
-    const err = await hdrihub.getAsset!("hdri~space~broken", ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UpstreamError);
+    const err = await hdrihub.getAsset("hdri~space~broken", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
   });
 });
 
 describe("hdrihub: census", () => {
   it("reads numberOfItems of the HDRI category's ItemList, as a lower bound for the shop", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await hdrihub.census!(ctx);
+    const census = await hdrihub.census(ctx);
     expect(replay.requested).toEqual([`${SITE}/shop/hdri`]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toStrictEqual({
@@ -184,7 +184,7 @@ describe("hdrihub: census", () => {
   it("rejects a category page without the ItemList", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${SITE}/shop/hdri`, body: "<html>changed</html>" });
-    await expect(hdrihub.census!(ctx)).rejects.toThrow(/^hdrihub: /);
+    await expect(hdrihub.census(ctx)).rejects.toThrow(/^hdrihub: /);
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hdrmaps, parseFreebiePage, searchApiUrl } from "../sources/hdrmaps.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -35,14 +35,14 @@ describe("hdrmaps: metadata", () => {
       supportsDownload: true,
       assetTypes: ["hdri"],
     });
-    expect(hdrmaps.crawl).toBeUndefined();
+    expect(hdrmaps).not.toHaveProperty("crawl");
   });
 });
 
 describe("hdrmaps: search", () => {
   it("asks exactly the recorded Store API URL and maps the products", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await hdrmaps.search!(query("sunset"), ctx);
+    const result = await hdrmaps.search(query("sunset"), ctx);
 
     expect(replay.requested).toEqual([SEARCH_SUNSET]);
     // The 4th recorded product sits only in the excluded category 3131: it is dropped.
@@ -84,13 +84,13 @@ describe("hdrmaps: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const body = readFileSync(join(FIXTURES, "hdrmaps", "search_sunset.json"), "utf8");
     replay.add({ url: SEARCH_SUNSET, body, headers: { "content-type": "application/json", "x-wp-total": "57" }, note: "SYNTHETIC header" });
-    expect((await hdrmaps.search!(query("sunset"), ctx)).total).toBe(57);
+    expect((await hdrmaps.search(query("sunset"), ctx)).total).toBe(57);
   });
 
   it("maps offset to &page= and free to max_price=0, keeping the recorded URL shape", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    await expect(hdrmaps.search!(query("sunset", { offset: 4 }), ctx)).rejects.toThrow(/no recorded response/);
-    await expect(hdrmaps.search!(query("sunset", { free: true, limit: 10 }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(hdrmaps.search(query("sunset", { offset: 4 }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(hdrmaps.search(query("sunset", { free: true, limit: 10 }), ctx)).rejects.toThrow(/no recorded response/);
     expect(replay.requested).toEqual([
       `${API}?search=sunset&per_page=4&category=${EXCLUDED}&category_operator=not_in&page=2&_fields=${FIELDS}`,
       `${API}?search=sunset&per_page=10&category=${EXCLUDED}&category_operator=not_in&max_price=0&_fields=${FIELDS}`,
@@ -103,18 +103,18 @@ describe("hdrmaps: search", () => {
   it("keeps page 1's products when the next page of the window fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const page2 = `${API}?search=sunset&per_page=4&category=${EXCLUDED}&category_operator=not_in&page=2&_fields=${FIELDS}`;
-    const result = await hdrmaps.search!(query("sunset", { offset: 1 }), ctx);
+    const result = await hdrmaps.search(query("sunset", { offset: 1 }), ctx);
     expect([...replay.requested].sort()).toEqual([SEARCH_SUNSET, page2].sort());
     expect(result.assets.map((a) => a.nativeId)).toEqual(["kalten-floss-sunset", "egg-hill-clear-sky-sunset"]);
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW });
     other.replay.add({ url: SEARCH_SUNSET, status: 500, body: "oops" });
-    await expect(hdrmaps.search!(query("sunset", { offset: 1 }), other.ctx)).rejects.toBeInstanceOf(UpstreamError);
+    await expect(hdrmaps.search(query("sunset", { offset: 1 }), other.ctx)).rejects.toBeInstanceOf(SourceError);
   });
 
   it("asks per_page=24 with the default limit (manifest STAND-IN: the recorded page of 4)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await hdrmaps.search!(query("sunset", { limit: 24 }), ctx);
+    const result = await hdrmaps.search(query("sunset", { limit: 24 }), ctx);
     expect(replay.requested).toEqual([searchApiUrl("sunset", 24, 1, false)]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["jawornik-before-the-sunset", "kalten-floss-sunset", "egg-hill-clear-sky-sunset"]);
   });
@@ -124,30 +124,30 @@ describe("hdrmaps: search", () => {
     const body = readFileSync(join(FIXTURES, "hdrmaps", "search_sunset.json"), "utf8");
     const url = `${API}?search=sunset&per_page=4&category=${EXCLUDED}&category_operator=not_in&max_price=0&_fields=${FIELDS}`;
     replay.add({ url, body, note: "SYNTHETIC: the recorded unfiltered body served for the free URL" });
-    const result = await hdrmaps.search!(query("sunset", { free: true }), ctx);
+    const result = await hdrmaps.search(query("sunset", { free: true }), ctx);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["jawornik-before-the-sunset", "egg-hill-clear-sky-sunset"]);
   });
 
   it("asks nothing when the types exclude HDRIs", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect(await hdrmaps.search!(query("sunset", { types: ["model"] }), ctx)).toEqual({ assets: [], total: 0 });
+    expect(await hdrmaps.search(query("sunset", { types: ["model"] }), ctx)).toEqual({ assets: [], total: 0 });
     expect(replay.requested).toEqual([]);
   });
 
   it("rejects a malformed answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: SEARCH_SUNSET, body: '{"code":"changed"}' });
-    await expect(hdrmaps.search!(query("sunset"), ctx)).rejects.toThrow(/^hdrmaps: /);
+    await expect(hdrmaps.search(query("sunset"), ctx)).rejects.toThrow(/^hdrmaps: /);
     const again = replayContext({ now: NOW });
     again.replay.add({ url: SEARCH_SUNSET, body: "<html>changed</html>" });
-    await expect(hdrmaps.search!(query("sunset"), again.ctx)).rejects.toThrow(/^hdrmaps: /);
+    await expect(hdrmaps.search(query("sunset"), again.ctx)).rejects.toThrow(/^hdrmaps: /);
   });
 });
 
 describe("hdrmaps: getAsset", () => {
   it("reads the product by slug, then the freebie page's EXR links (direct downloads)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await hdrmaps.getAsset!("jawornik-before-the-sunset", ctx);
+    const details = await hdrmaps.getAsset("jawornik-before-the-sunset", ctx);
 
     expect(replay.requested).toEqual([PRODUCT, FREEBIE]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -176,7 +176,7 @@ describe("hdrmaps: getAsset", () => {
     const all = JSON.parse(readFileSync(join(FIXTURES, "hdrmaps", "search_sunset.json"), "utf8")) as Array<{ slug: string }>;
     const paid = all.filter((p) => p.slug === "kalten-floss-sunset");
     replay.add({ url: `${API}?slug=kalten-floss-sunset&_fields=${FIELDS}`, body: JSON.stringify(paid), note: "SYNTHETIC wrapper of a recorded product" });
-    const details = await hdrmaps.getAsset!("kalten-floss-sunset", ctx);
+    const details = await hdrmaps.getAsset("kalten-floss-sunset", ctx);
     expect(replay.requested).toEqual([`${API}?slug=kalten-floss-sunset&_fields=${FIELDS}`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({ downloadable: false, price: { free: false, amount: 7, currency: "EUR" } });
@@ -189,23 +189,23 @@ describe("hdrmaps: getAsset", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?slug=no-such-hdri&_fields=${FIELDS}`, body: "[]" });
     replay.add({ url: `${API}?slug=gone-hdri&_fields=${FIELDS}`, status: 404, body: '{"code":"rest_no_route"}' });
-    expect(await hdrmaps.getAsset!("no-such-hdri", ctx)).toBeNull();
-    expect(await hdrmaps.getAsset!("gone-hdri", ctx)).toBeNull();
-    expect(await hdrmaps.getAsset!("../x", ctx)).toBeNull();
+    expect(await hdrmaps.getAsset("no-such-hdri", ctx)).toBeNull();
+    expect(await hdrmaps.getAsset("gone-hdri", ctx)).toBeNull();
+    expect(await hdrmaps.getAsset("../x", ctx)).toBeNull();
     expect(replay.requested).toHaveLength(2);
   });
 
   it("rejects a freebie page without download links with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: FREEBIE, body: "<html>changed</html>" });
-    await expect(hdrmaps.getAsset!("jawornik-before-the-sunset", ctx)).rejects.toThrow(/^hdrmaps: /);
+    await expect(hdrmaps.getAsset("jawornik-before-the-sunset", ctx)).rejects.toThrow(/^hdrmaps: /);
   });
 
   it("lets HTTP failures of the product request propagate", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: PRODUCT, status: 500, body: "oops" });
-    const err = await hdrmaps.getAsset!("jawornik-before-the-sunset", ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UpstreamError);
+    const err = await hdrmaps.getAsset("jawornik-before-the-sunset", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
   });
 
   it("parses the download link when the resolution menu is missing", () => {
@@ -227,7 +227,7 @@ describe("hdrmaps: census", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: ALL, body: products(100), headers: { "x-wp-total": "1234" }, note: "SYNTHETIC" });
     replay.add({ url: FREE, body: products(3), headers: { "x-wp-total": "211" }, note: "SYNTHETIC" });
-    const census = await hdrmaps.census!(ctx);
+    const census = await hdrmaps.census(ctx);
     expect([...replay.requested].sort()).toEqual([ALL, FREE].sort());
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toMatchObject({ id: "hdrmaps", total: 1234, free: 211, byType: { hdri: 1234 }, unit: "assets", countedAt: "2026-11-22T00:00:00.000Z" });
@@ -240,14 +240,14 @@ describe("hdrmaps: census", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: ALL, body: products(100), note: "SYNTHETIC" });
     replay.add({ url: FREE, body: products(7), note: "SYNTHETIC" });
-    const census = SourceCensus.parse(await hdrmaps.census!(ctx));
+    const census = SourceCensus.parse(await hdrmaps.census(ctx));
     expect(census).toMatchObject({ total: 100, atLeast: true, free: 7 });
     expect(census.method).toMatch(/lower bound/);
 
     const small = replayContext({ now: NOW });
     small.replay.add({ url: ALL, body: products(12), note: "SYNTHETIC" });
     small.replay.add({ url: FREE, body: products(2), note: "SYNTHETIC" });
-    const whole = SourceCensus.parse(await hdrmaps.census!(small.ctx));
+    const whole = SourceCensus.parse(await hdrmaps.census(small.ctx));
     expect(whole).toMatchObject({ total: 12, free: 2, categories: { HDRIs: 12 } });
     expect(whole.atLeast).toBeUndefined();
   });

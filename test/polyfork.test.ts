@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { polyfork, searchApiUrl } from "../sources/polyfork.ts";
 import { pageWindow } from "../sources/kit/page-window.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -40,14 +40,14 @@ describe("polyfork: metadata", () => {
     });
     // An unknown licence: no flags, never treated as free to use.
     expect(polyfork.license).not.toHaveProperty("commercialUse");
-    expect(polyfork.crawl).toBeUndefined();
+    expect(polyfork).not.toHaveProperty("crawl");
   });
 });
 
 describe("polyfork: search", () => {
   it("asks the recorded URL and maps every item", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await polyfork.search!(query("rock"), ctx);
+    const result = await polyfork.search(query("rock"), ctx);
 
     expect(replay.requested).toEqual([`${API}?q=rock&per_page=5`]);
     expect(result.total).toBe(59);
@@ -81,13 +81,13 @@ describe("polyfork: search", () => {
 
   it("respects a smaller limit by asking that page size", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    await expect(polyfork.search!(query("rock", { limit: 3 }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(polyfork.search(query("rock", { limit: 3 }), ctx)).rejects.toThrow(/no recorded response/);
     expect(replay.requested).toEqual([`${API}?q=rock&per_page=3`]);
   });
 
   it("maps offset to pages: a whole page is one request, page 2 carries &page=2", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    await expect(polyfork.search!(query("rock", { offset: 5 }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(polyfork.search(query("rock", { offset: 5 }), ctx)).rejects.toThrow(/no recorded response/);
     expect(replay.requested).toEqual([`${API}?q=rock&per_page=5&page=2`]);
   });
 
@@ -95,7 +95,7 @@ describe("polyfork: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?q=tree&per_page=3`, body: synthetic(["a", "b", "c"], 7), note: "SYNTHETIC" });
     replay.add({ url: `${API}?q=tree&per_page=3&page=2`, body: synthetic(["d", "e", "f"], 7), note: "SYNTHETIC" });
-    const result = await polyfork.search!(query("tree", { limit: 3, offset: 2 }), ctx);
+    const result = await polyfork.search(query("tree", { limit: 3, offset: 2 }), ctx);
     expect([...replay.requested].sort()).toEqual([`${API}?q=tree&per_page=3`, `${API}?q=tree&per_page=3&page=2`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["c", "d", "e"]);
     expect(result.total).toBe(7);
@@ -105,19 +105,19 @@ describe("polyfork: search", () => {
 
   it("keeps page 1's results when the next page of the window fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await polyfork.search!(query("rock", { offset: 2 }), ctx);
+    const result = await polyfork.search(query("rock", { offset: 2 }), ctx);
     expect([...replay.requested].sort()).toEqual([`${API}?q=rock&per_page=5`, `${API}?q=rock&per_page=5&page=2`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["rock-bommie-column-0f8a9b", "rock-cave-ledge-2a9532", "aquascape-rock-arch-48bf5e"]);
     expect(result.total).toBe(59);
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW });
     other.replay.add({ url: `${API}?q=rock&per_page=5`, status: 500, body: "oops" });
-    await expect(polyfork.search!(query("rock", { offset: 2 }), other.ctx)).rejects.toBeInstanceOf(UpstreamError);
+    await expect(polyfork.search(query("rock", { offset: 2 }), other.ctx)).rejects.toBeInstanceOf(SourceError);
   });
 
   it("asks per_page=24 with the default limit (manifest STAND-IN: the recorded page of 5)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await polyfork.search!(query("rock", { limit: 24 }), ctx);
+    const result = await polyfork.search(query("rock", { limit: 24 }), ctx);
     expect(replay.requested).toEqual([`${API}?q=rock&per_page=24`]);
     expect(result.assets).toHaveLength(5);
   });
@@ -125,7 +125,7 @@ describe("polyfork: search", () => {
   it("adds free=1 for free (and for downloadable, which is the same set here)", async () => {
     for (const over of [{ free: true }, { downloadable: true }]) {
       const { ctx, replay } = replayContext({ now: NOW });
-      await expect(polyfork.search!(query("rock", over), ctx)).rejects.toThrow(/no recorded response/);
+      await expect(polyfork.search(query("rock", over), ctx)).rejects.toThrow(/no recorded response/);
       expect(replay.requested).toEqual([`${API}?q=rock&per_page=5&free=1`]);
     }
     expect(searchApiUrl("old tree", 24, 3, true)).toBe(`${API}?q=old%20tree&per_page=24&free=1&page=3`);
@@ -133,21 +133,21 @@ describe("polyfork: search", () => {
 
   it("asks nothing when the types exclude models", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect(await polyfork.search!(query("rock", { types: ["hdri"] }), ctx)).toEqual({ assets: [], total: 0 });
+    expect(await polyfork.search(query("rock", { types: ["hdri"] }), ctx)).toEqual({ assets: [], total: 0 });
     expect(replay.requested).toEqual([]);
   });
 
   it("rejects a malformed answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?q=rock&per_page=5`, body: '{"error":"changed"}' });
-    await expect(polyfork.search!(query("rock"), ctx)).rejects.toThrow(/^polyfork: /);
+    await expect(polyfork.search(query("rock"), ctx)).rejects.toThrow(/^polyfork: /);
   });
 });
 
 describe("polyfork: getAsset", () => {
   it("lists a free asset's direct GLB and module, and its conversions as needing the account key", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await polyfork.getAsset!("geyser-cone-2b5033", ctx);
+    const details = await polyfork.getAsset("geyser-cone-2b5033", ctx);
 
     expect(replay.requested).toEqual([`${API}/geyser-cone-2b5033`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -174,7 +174,7 @@ describe("polyfork: getAsset", () => {
 
   it("lists a paid asset's files as needing a plan, and not its reduced preview", async () => {
     const { ctx } = replayContext({ now: NOW });
-    const details = await polyfork.getAsset!("ginkgo-tree-baa895", ctx);
+    const details = await polyfork.getAsset("ginkgo-tree-baa895", ctx);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({ title: "Ginkgo Tree", price: { free: false }, downloadable: false, polyCount: 1080 });
     expect(details!.files.map((f) => [f.format, f.requiresAuth])).toEqual([
@@ -188,18 +188,19 @@ describe("polyfork: getAsset", () => {
   it("answers null for an unknown asset (404) and for an id that is no id, without asking", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/no-such-asset`, status: 404, body: '{"error":"not found"}' });
-    expect(await polyfork.getAsset!("no-such-asset", ctx)).toBeNull();
-    expect(await polyfork.getAsset!("a/b", ctx)).toBeNull();
+    expect(await polyfork.getAsset("no-such-asset", ctx)).toBeNull();
+    expect(await polyfork.getAsset("a/b", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${API}/no-such-asset`]);
   });
 
   it("rejects a malformed answer with a message naming the source, and lets HTTP failures propagate", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/geyser-cone-2b5033`, body: '{"changed":true}' });
-    await expect(polyfork.getAsset!("geyser-cone-2b5033", ctx)).rejects.toThrow(/^polyfork: /);
+    await expect(polyfork.getAsset("geyser-cone-2b5033", ctx)).rejects.toThrow(/^polyfork: /);
     replay.add({ url: `${API}/ginkgo-tree-baa895`, status: 500, body: "oops" });
-    const err = await polyfork.getAsset!("ginkgo-tree-baa895", ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UpstreamError);
+    const err = await polyfork.getAsset("ginkgo-tree-baa895", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
+    expect(err).toMatchObject({ source: "polyfork", kind: "http", status: 500 });
   });
 });
 
@@ -208,7 +209,7 @@ describe("polyfork: census", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?per_page=1`, body: synthetic(["x"], 412), note: "SYNTHETIC" });
     replay.add({ url: `${API}?per_page=1&free=1`, body: synthetic(["y"], 180), note: "SYNTHETIC" });
-    const census = await polyfork.census!(ctx);
+    const census = await polyfork.census(ctx);
     expect([...replay.requested].sort()).toEqual([`${API}?per_page=1`, `${API}?per_page=1&free=1`]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toStrictEqual({
@@ -228,7 +229,7 @@ describe("polyfork: census", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?per_page=1`, body: '{"assets":[]}', note: "SYNTHETIC" });
     replay.add({ url: `${API}?per_page=1&free=1`, body: '{"assets":[]}', note: "SYNTHETIC" });
-    await expect(polyfork.census!(ctx)).rejects.toThrow(/^polyfork: /);
+    await expect(polyfork.census(ctx)).rejects.toThrow(/^polyfork: /);
   });
 });
 

@@ -37,7 +37,7 @@ describe("texturescom: metadata", () => {
 describe("texturescom: search", () => {
   it("asks the search API once from offset 0 and maps every result", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await texturescom.search!(query("tree"), ctx);
+    const result = await texturescom.search(query("tree"), ctx);
 
     expect(replay.requested).toEqual([`${API}?q=tree`]);
     expect(result.total).toBeUndefined(); // the API gives no count
@@ -78,34 +78,34 @@ describe("texturescom: search", () => {
 
   it("respects limit and filters types on the results", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect((await texturescom.search!(query("tree", { limit: 2 }), ctx)).assets.map((a) => a.nativeId)).toEqual(["140105", "127249"]);
-    expect((await texturescom.search!(query("tree", { types: ["hdri"] }), ctx)).assets.map((a) => a.nativeId)).toEqual(["133992"]);
+    expect((await texturescom.search(query("tree", { limit: 2 }), ctx)).assets.map((a) => a.nativeId)).toEqual(["140105", "127249"]);
+    expect((await texturescom.search(query("tree", { types: ["hdri"] }), ctx)).assets.map((a) => a.nativeId)).toEqual(["133992"]);
     expect(replay.requested).toEqual([`${API}?q=tree`]); // the repeat is answered by the client's cache
   });
 
   it("asks filter=free for free results, which are free by the site's word", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    await expect(texturescom.search!(query("tree", { free: true }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(texturescom.search(query("tree", { free: true }), ctx)).rejects.toThrow(/no recorded response/);
     expect(replay.requested).toEqual([`${API}?q=tree&filter=free`]);
 
     const body = readFileSync(join(FIXTURES, "texturescom", "search_tree.json"), "utf8");
     const again = replayContext({ now: NOW });
     again.replay.add({ url: `${API}?q=tree&filter=free`, body, note: "SYNTHETIC: the recorded unfiltered body served for the free URL" });
-    const free = await texturescom.search!(query("tree", { free: true }), again.ctx);
+    const free = await texturescom.search(query("tree", { free: true }), again.ctx);
     expect(free.assets.every((a) => a.price?.free === true)).toBe(true);
   });
 
   it("pages on from a later offset, learning the page size from page 1", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // Page 1 holds 5 results, so offset 5 is page 2 (not recorded: the request fails, naming it).
-    await expect(texturescom.search!(query("tree", { offset: 5, limit: 5 }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(texturescom.search(query("tree", { offset: 5, limit: 5 }), ctx)).rejects.toThrow(/no recorded response/);
     expect(replay.requested).toEqual([`${API}?q=tree`, `${API}?q=tree&page=2`]);
 
     // SYNTHETIC page 2: the recorded body again (ids repeat; only the slicing is under test).
     const body = readFileSync(join(FIXTURES, "texturescom", "search_tree.json"), "utf8");
     const paged = replayContext({ now: NOW });
     paged.replay.add({ url: `${API}?q=tree&page=2`, body, note: "SYNTHETIC" });
-    const result = await texturescom.search!(query("tree", { offset: 3, limit: 4 }), paged.ctx);
+    const result = await texturescom.search(query("tree", { offset: 3, limit: 4 }), paged.ctx);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["133410", "133992", "140105", "127249"]);
     expect(searchApiUrl("old wood", 3, true)).toBe(`${API}?q=old%20wood&filter=free&page=3`);
   });
@@ -113,30 +113,30 @@ describe("texturescom: search", () => {
   it("keeps page 1's results when a later page of the window fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     // Offset 3 + limit 5 spans page 1 (5 results) and page 2; page 2 fails: page 1's last two remain.
-    const result = await texturescom.search!(query("tree", { offset: 3, limit: 5 }), ctx);
+    const result = await texturescom.search(query("tree", { offset: 3, limit: 5 }), ctx);
     expect(replay.requested).toEqual([`${API}?q=tree`, `${API}?q=tree&page=2`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["133410", "133992"]);
 
     const failing = replayContext({ now: NOW });
     failing.replay.add({ url: `${API}?q=tree&page=2`, status: 500, body: "oops" });
-    const again = await texturescom.search!(query("tree", { offset: 3, limit: 5 }), failing.ctx);
+    const again = await texturescom.search(query("tree", { offset: 3, limit: 5 }), failing.ctx);
     expect(again.assets.map((a) => a.nativeId)).toEqual(["133410", "133992"]);
   });
 
   it("asks nothing for types it does not have, or for direct downloads", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect(await texturescom.search!(query("tree", { types: ["audio"] }), ctx)).toEqual({ assets: [], total: 0 });
-    expect(await texturescom.search!(query("tree", { downloadable: true }), ctx)).toEqual({ assets: [], total: 0 });
+    expect(await texturescom.search(query("tree", { types: ["audio"] }), ctx)).toEqual({ assets: [], total: 0 });
+    expect(await texturescom.search(query("tree", { downloadable: true }), ctx)).toEqual({ assets: [], total: 0 });
     expect(replay.requested).toEqual([]);
   });
 
   it("rejects a malformed answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?q=tree`, body: '{"success":false,"message":"changed"}' });
-    await expect(texturescom.search!(query("tree"), ctx)).rejects.toThrow(/^texturescom: /);
+    await expect(texturescom.search(query("tree"), ctx)).rejects.toThrow(/^texturescom: /);
     const other = replayContext({ now: NOW });
     other.replay.add({ url: `${API}?q=tree`, body: '{"success":true,"data":[{"id":1}]}' });
-    await expect(texturescom.search!(query("tree"), other.ctx)).rejects.toThrow(/^texturescom: /);
+    await expect(texturescom.search(query("tree"), other.ctx)).rejects.toThrow(/^texturescom: /);
   });
 });
 

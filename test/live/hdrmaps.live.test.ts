@@ -12,20 +12,20 @@ describe.runIf(process.env.LIVE === "1")("hdrmaps (live)", () => {
   const q = { q: "sunset", types: [], free: false, downloadable: false, limit: 6, offset: 0 };
 
   it("searches into valid assets", async () => {
-    const result = await hdrmaps.search!(q, ctx);
+    const result = await hdrmaps.search(q, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets a freebie with direct EXR files", async () => {
-    const result = await hdrmaps.search!({ ...q, free: true }, ctx);
+    const result = await hdrmaps.search({ ...q, free: true }, ctx);
     const first = result.assets[0];
     expect(first?.price?.free).toBe(true);
-    const details = AssetDetails.parse(await hdrmaps.getAsset!(first!.nativeId, ctx));
+    const details = AssetDetails.parse(await hdrmaps.getAsset(first!.nativeId, ctx));
     expect(details.files.some((f) => f.format === "exr" && !f.requiresAuth)).toBe(true);
   });
 
   it("counts the catalogue", async () => {
-    expect(SourceCensus.parse(await hdrmaps.census!(ctx)).total).toBeGreaterThan(0);
+    expect(SourceCensus.parse(await hdrmaps.census(ctx)).total).toBeGreaterThan(0);
   });
 });

@@ -11,22 +11,22 @@ describe.runIf(process.env.LIVE === "1")("opengameart (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches 3D art into valid assets with a total", async () => {
-    const result = await opengameart.search!({ q: "tree", types: ["model"], free: false, downloadable: false, limit: 10, offset: 0 }, ctx);
+    const result = await opengameart.search({ q: "tree", types: ["model"], free: false, downloadable: false, limit: 10, offset: 0 }, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     expect(result.total).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets Nature Kit with a direct zip, and null for an unknown page", async () => {
-    const details = await opengameart.getAsset!("nature-kit", ctx);
+    const details = await opengameart.getAsset("nature-kit", ctx);
     AssetDetails.parse(details);
     expect(details!.files.some((f) => f.format === "zip" && !f.requiresAuth)).toBe(true);
     expect(details!.license?.spdx).toBe("CC0-1.0");
-    expect(await opengameart.getAsset!("no-such-art-zz-0000", ctx)).toBeNull();
+    expect(await opengameart.getAsset("no-such-art-zz-0000", ctx)).toBeNull();
   });
 
   it("counts every art type", async () => {
-    const census = SourceCensus.parse(await opengameart.census!(ctx));
+    const census = SourceCensus.parse(await opengameart.census(ctx));
     expect(census.total).toBeGreaterThan(10_000);
   }, 60_000);
 });

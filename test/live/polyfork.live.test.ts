@@ -12,22 +12,22 @@ describe.runIf(process.env.LIVE === "1")("polyfork (live)", () => {
   const q = { q: "rock", types: [], free: false, downloadable: false, limit: 5, offset: 0 };
 
   it("searches into valid assets", async () => {
-    const result = await polyfork.search!(q, ctx);
+    const result = await polyfork.search(q, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     expect(result.assets.length).toBeLessThanOrEqual(5);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("finds free assets whose GLB is a direct file", async () => {
-    const result = await polyfork.search!({ ...q, free: true }, ctx);
+    const result = await polyfork.search({ ...q, free: true }, ctx);
     const first = result.assets[0];
     expect(first?.downloadable).toBe(true);
-    const details = AssetDetails.parse(await polyfork.getAsset!(first!.nativeId, ctx));
+    const details = AssetDetails.parse(await polyfork.getAsset(first!.nativeId, ctx));
     expect(details.files.find((f) => f.format === "glb" && !f.requiresAuth)).toBeTruthy();
   });
 
   it("counts the catalogue", async () => {
-    const census = SourceCensus.parse(await polyfork.census!(ctx));
+    const census = SourceCensus.parse(await polyfork.census(ctx));
     expect(census.total).toBeGreaterThan(0);
   });
 });

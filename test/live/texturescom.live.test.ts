@@ -11,14 +11,14 @@ describe.runIf(process.env.LIVE === "1")("texturescom (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches into valid assets", async () => {
-    const result = await texturescom.search!({ q: "tree", types: [], free: false, downloadable: false, limit: 10, offset: 0 }, ctx);
+    const result = await texturescom.search({ q: "tree", types: [], free: false, downloadable: false, limit: 10, offset: 0 }, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     expect(result.assets.length).toBeLessThanOrEqual(10);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("searches free results", async () => {
-    const result = await texturescom.search!({ q: "wood", types: [], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const result = await texturescom.search({ q: "wood", types: [], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
     for (const asset of result.assets) expect(Asset.parse(asset).price?.free).toBe(true);
   });
 });
