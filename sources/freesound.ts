@@ -7,7 +7,7 @@ import { ccLicenseFromUrl } from "../core/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { SourceError } from "../core/source-error.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
@@ -18,7 +18,9 @@ const ID = "freesound";
 const SITE = "https://freesound.org";
 const API = "https://freesound.org/apiv2";
 const KEY_ENV = "FREESOUND_API_KEY";
-const asset = assetMaker(ID);
+const build = assetMaker(ID);
+/** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
+const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
 /** The fields a search result needs for an Asset (the API's maximum page size is 150). */
 export const SEARCH_FIELDS = "id,name,url,username,license,tags,description,created,duration,type,filesize,previews,images,num_downloads,avg_rating";
 /** Preview keys in the order they are offered: high quality first, MP3 before OGG. */

@@ -1,15 +1,13 @@
 /**
- * Openverse (https://openverse.org): openly licensed audio (Jamendo, Freesound, Wikimedia Commons,
- * ccMixter …) gathered by WordPress.org, searched live through its public API, anonymously: at most
- * 20 results per page, and only the first pages. A record's `url` is the audio file on its provider;
- * its `thumbnail` is built from the host Openverse is reached at, so it is rebuilt from the id.
+ * Openverse (https://openverse.org): openly licensed audio (Jamendo, Freesound, Wikimedia Commons, ccMixter …) gathered by
+ * WordPress.org, searched live through its public API, anonymously: at most 20 results per page, and only the first pages.
  */
 import { z } from "zod";
 import { ccLicense } from "../core/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { defineSource, type CensusBody } from "./kit/define.ts";
 import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
@@ -19,7 +17,9 @@ import { isHttpUrl } from "./kit/url.ts";
 const ID = "openverse";
 const SITE = "https://openverse.org";
 const API = "https://api.openverse.org/v1";
-const asset = assetMaker(ID);
+const build = assetMaker(ID);
+/** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
+const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AUDIO_EXT = /\.(mp3|ogg|oga|opus|wav|flac|aiff?|m4a|aac|mid|midi)$/i;
@@ -77,6 +77,7 @@ function toAsset(r: AudioRecord) {
     tags: [...new Set([...(r.tags ?? []).map((t) => t.name), ...(r.genres ?? [])].filter(Boolean))],
     categories: [r.category, r.source ?? r.provider].filter((c): c is string => Boolean(c)),
     url: pageUrl(r.id),
+    // Rebuilt on api.openverse.org: the `thumbnail` answered points at the host the API was reached at.
     thumbnailUrl: r.thumbnail ? `${API}/audio/${encodeURIComponent(r.id)}/thumb/` : undefined,
     author: r.creator,
     license: ccLicense(r.license, r.license_version, r.license_url) ?? compact({ name: r.license, url: r.license_url }),
@@ -86,7 +87,7 @@ function toAsset(r: AudioRecord) {
   });
 }
 
-/** The main file and the alternatives, each URL once; a file a plain GET does not answer needs the provider's page. */
+/** The record's file (on its provider) and the alternatives, each URL once; one a plain GET does not answer needs the provider's page. */
 function filesOf(r: AudioRecord): AssetFile[] {
   const base = slug(r.title ?? r.id);
   const entries = [...(r.url ? [{ url: r.url, filetype: r.filetype, filesize: r.filesize }] : []), ...(r.alt_files ?? [])];
