@@ -1,6 +1,6 @@
 /**
- * Freesound (https://freesound.org): Creative Commons sound effects and samples, searched live through API v2 with a key sent
- * as `Authorization: Token <key>` (never in a URL or an error message). Previews are public; originals need the user's OAuth2.
+ * Freesound (https://freesound.org): Creative Commons sound effects and samples, searched live through API v2 with a key
+ * sent as `Authorization: Token <key>`, so that it never appears in a URL or an error message.
  */
 import { z } from "zod";
 import { ccLicenseFromUrl } from "../core/license.ts";
@@ -17,14 +17,12 @@ import { isHttpUrl } from "./kit/url.ts";
 const ID = "freesound";
 const SITE = "https://freesound.org";
 const API = "https://freesound.org/apiv2";
-const KEY_ENV = "FREESOUND_API_KEY";
 const build = assetMaker(ID);
 /** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
 const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
-/** The fields a search result needs for an Asset (the API's maximum page size is 150). */
 export const SEARCH_FIELDS = "id,name,url,username,license,tags,description,created,duration,type,filesize,previews,images,num_downloads,avg_rating";
-/** Preview keys in the order they are offered: high quality first, MP3 before OGG. */
 const PREVIEWS = ["preview-hq-mp3", "preview-hq-ogg", "preview-lq-mp3", "preview-lq-ogg"] as const;
+const extOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
 
 const Sound = z.looseObject({
   id: z.number().int(),
@@ -36,29 +34,25 @@ const Sound = z.looseObject({
   images: z.record(z.string(), z.string()).optional(),
   ...z.object({ url: z.string(), username: z.string(), description: z.string(), created: z.string(), type: z.string(), download: z.string() }).partial().shape,
 });
-type Sound = z.infer<typeof Sound>;
 const SearchPage = z.looseObject({ count: z.number().optional(), results: z.array(z.unknown()) });
 
 function auth(io: SourceIo) {
-  const key = io.config.keys[KEY_ENV];
-  if (!key) throw new SourceError(ID, "config", `${KEY_ENV} is not set (every Freesound API request needs a key)`);
+  const key = io.config.keys.FREESOUND_API_KEY;
+  if (!key) throw new SourceError(ID, "config", "FREESOUND_API_KEY is not set (every Freesound API request needs a key)");
   return { authorization: `Token ${key}` };
 }
 
-const extOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
-
-export function parseSound(raw: unknown, where: string): Sound {
+export function parseSound(raw: unknown, where: string) {
   const parsed = Sound.safeParse(raw);
   if (!parsed.success) throw shapeError(ID, where, `${where} is not a sound`);
   return parsed.data;
 }
 
 /** One sound as an Asset. Works with the default search fields too (no url, previews or images). */
-export function soundToAsset(s: Sound) {
+export function soundToAsset(s: z.infer<typeof Sound>) {
   const previewFormats = Object.entries(s.previews ?? {}).flatMap(([k, url]) => (/^preview-/.test(k) && isHttpUrl(url) ? [extOf(url)] : []));
   return asset(String(s.id), {
     title: s.name,
-    // Descriptions may hold HTML links; keep the text.
     description: s.description && htmlText(s.description),
     type: "audio",
     tags: s.tags,
@@ -75,7 +69,7 @@ export function soundToAsset(s: Sound) {
 }
 
 /** The public previews first (plain GETs), then the original file (OAuth2: requiresAuth). */
-export function soundFiles(s: Sound): AssetFile[] {
+export function soundFiles(s: z.infer<typeof Sound>): AssetFile[] {
   const previews = PREVIEWS.flatMap((key) => {
     const url = s.previews?.[key];
     if (!isHttpUrl(url)) return [];
@@ -88,15 +82,11 @@ export function soundFiles(s: Sound): AssetFile[] {
   return [...previews, compact({ url: s.download, filename, format, sizeBytes: s.filesize && Math.round(s.filesize), group: "original", requiresAuth: true })];
 }
 
-const searchPageUrl = (q: string, page: number, pageSize: number, fields = SEARCH_FIELDS) =>
-  `${API}/search/text/?${new URLSearchParams({ query: q, fields, page_size: String(pageSize), page: String(page) })}`;
-
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (query.types.length && !query.types.includes("audio")) return { assets: [], searchUrl: searchUrl(query) };
-  // One page of exactly `limit` when the offset is a multiple of it, else pages of 50.
   const pageSize = query.offset % query.limit === 0 ? query.limit : 50;
   const page = async (n: number) => {
-    const url = searchPageUrl(query.q.trim(), n, pageSize);
+    const url = `${API}/search/text/?${new URLSearchParams({ query: query.q.trim(), fields: SEARCH_FIELDS, page_size: String(pageSize), page: String(n) })}`;
     // Past the last page Freesound answers 404 ("Invalid page"): nothing more to show.
     const body = n > 1 ? ((await unlessGone(io.json(url, auth(io)))) ?? { results: [] }) : await io.json(url, auth(io));
     const parsed = SearchPage.safeParse(body);
@@ -117,7 +107,7 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
-  const url = searchPageUrl("", 1, 1, "id");
+  const url = `${API}/search/text/?query=&fields=id&page_size=1&page=1`;
   const count = SearchPage.safeParse(await io.json(url, auth(io))).data?.count;
   if (count === undefined) throw shapeError(ID, url, "the text search answer has no count");
   const total = Math.max(0, Math.round(count));
@@ -138,7 +128,7 @@ export const freesound = defineSource(
     access: "api",
     pricing: "free",
     supportsDownload: true,
-    key: { env: KEY_ENV, required: true },
+    key: { env: "FREESOUND_API_KEY", required: true },
     unit: "assets",
   },
   { mode: "live", searchUrl, search, getAsset, census },
