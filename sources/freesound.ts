@@ -73,7 +73,7 @@ export function soundFiles(s: z.infer<typeof Sound>): AssetFile[] {
   const previews = PREVIEWS.flatMap((key) => {
     const url = s.previews?.[key];
     if (!isHttpUrl(url)) return [];
-    const format = extOf(url) ?? key.split("-").pop()!;
+    const format = extOf(url) ?? key.slice(key.lastIndexOf("-") + 1);
     return [{ url, filename: new URL(url).pathname.split("/").pop() || `${s.id}-${key}.${format}`, format, group: "audio" }];
   });
   if (!isHttpUrl(s.download)) return previews;
