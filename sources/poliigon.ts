@@ -3,18 +3,14 @@
  * section. The site blocks bots, so this is a link-only source: never fetched; a search answers
  * with the same search on the site (`/search/<text>`, a section filter and the free filter).
  */
-import type { Source, SourceQuery } from "../core/source.ts";
+import type { SourceQuery } from "../core/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
+import { defineSource } from "./kit/define.ts";
 
 const SITE = "https://www.poliigon.com";
 
 /** Poliigon's sections for the asked types, when they all name one. */
-const SECTIONS: Partial<Record<AssetType, string>> = {
-  texture: "textures",
-  material: "textures",
-  model: "models",
-  hdri: "hdrs",
-};
+const SECTIONS: Partial<Record<AssetType, string>> = { texture: "textures", material: "textures", model: "models", hdri: "hdrs" };
 
 function searchUrl(query: SourceQuery): string {
   const q = query.q.trim();
@@ -27,16 +23,18 @@ function searchUrl(query: SourceQuery): string {
   return `${SITE}/search${q ? `/${encodeURIComponent(q)}` : ""}${qs ? `?${qs}` : ""}`;
 }
 
-export const poliigon: Source = {
-  id: "poliigon",
-  name: "Poliigon",
-  homepage: SITE,
-  description: "Commercial photoscanned PBR textures, 3D models and HDRIs with a small free section: best for high-end archviz materials. Link only.",
-  assetTypes: ["texture", "material", "model", "hdri"],
-  access: "link",
-  pricing: "freemium",
-  supportsDownload: false,
-  mode: "link",
-  unit: "assets",
-  searchUrl,
-};
+export const poliigon = defineSource(
+  {
+    id: "poliigon",
+    name: "Poliigon",
+    homepage: SITE,
+    description:
+      "Commercial photoscanned PBR textures, 3D models and HDRIs with a small free section: best for high-end archviz materials. Link only.",
+    assetTypes: ["texture", "material", "model", "hdri"],
+    access: "link",
+    pricing: "freemium",
+    supportsDownload: false,
+    unit: "assets",
+  },
+  { mode: "link", searchUrl },
+);

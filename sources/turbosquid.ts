@@ -3,34 +3,30 @@
  * free models. The site blocks bots, so this is a link-only source: never fetched; a search
  * answers with the same search on the site (`/Search/3D-Models[/free]/<keywords-joined-by-hyphens>`).
  */
-import type { Source, SourceQuery } from "../core/source.ts";
+import type { SourceQuery } from "../core/source.ts";
+import { defineSource } from "./kit/define.ts";
 
 const SITE = "https://www.turbosquid.com";
 
 /** TurboSquid writes search keywords into the path, lower case and joined by hyphens. */
-const keywords = (q: string) =>
-  q
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .map((w) => encodeURIComponent(w))
-    .join("-");
+const keywords = (q: string) => q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(encodeURIComponent).join("-");
 
 function searchUrl(query: SourceQuery): string {
   const words = keywords(query.q);
   return `${SITE}/Search/3D-Models${query.free ? "/free" : ""}${words ? `/${words}` : ""}`;
 }
 
-export const turbosquid: Source = {
-  id: "turbosquid",
-  name: "TurboSquid",
-  homepage: SITE,
-  description: "Large stock 3D model marketplace, mostly paid, with free models: best for realistic, production-ready models. Link only.",
-  assetTypes: ["model"],
-  access: "link",
-  pricing: "freemium",
-  supportsDownload: false,
-  mode: "link",
-  unit: "assets",
-  searchUrl,
-};
+export const turbosquid = defineSource(
+  {
+    id: "turbosquid",
+    name: "TurboSquid",
+    homepage: SITE,
+    description: "Large stock 3D model marketplace, mostly paid, with free models: best for realistic, production-ready models. Link only.",
+    assetTypes: ["model"],
+    access: "link",
+    pricing: "freemium",
+    supportsDownload: false,
+    unit: "assets",
+  },
+  { mode: "link", searchUrl },
+);

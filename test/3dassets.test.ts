@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listingUrl, threeDAssets } from "../sources/3dassets.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -41,14 +41,14 @@ describe("3dassets: metadata", () => {
       assetTypes: ["model"],
     });
     expect(threeDAssets.key).toBeUndefined();
-    expect(threeDAssets.crawl).toBeUndefined();
+    expect(threeDAssets).not.toHaveProperty("crawl");
   });
 });
 
 describe("3dassets: search", () => {
   it("asks the recorded URL and maps every item", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDAssets.search!(query("tree"), ctx);
+    const result = await threeDAssets.search(query("tree"), ctx);
 
     expect(replay.requested).toEqual([`${API}/assets?q=tree&page=1&limit=3`]);
     expect(result.total).toBe(545);
@@ -84,7 +84,7 @@ describe("3dassets: search", () => {
 
   it("asks limit=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDAssets.search!(query("tree", { limit: 24 }), ctx);
+    const result = await threeDAssets.search(query("tree", { limit: 24 }), ctx);
     expect(replay.requested).toEqual([`${API}/assets?q=tree&page=1&limit=24`]);
     expect(result.assets).toHaveLength(3);
     expect(result.total).toBe(545);
@@ -92,13 +92,13 @@ describe("3dassets: search", () => {
 
   it("maps offset to pages: a whole page is one request carrying its page number", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    await expect(threeDAssets.search!(query("tree", { offset: 3 }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(threeDAssets.search(query("tree", { offset: 3 }), ctx)).rejects.toThrow(/no recorded response/);
     expect(replay.requested).toEqual([`${API}/assets?q=tree&page=2&limit=3`]);
   });
 
   it("keeps page 1's results when the next page of an unaligned window fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDAssets.search!(query("tree", { offset: 1 }), ctx);
+    const result = await threeDAssets.search(query("tree", { offset: 1 }), ctx);
     expect(replay.requested).toEqual([`${API}/assets?q=tree&page=1&limit=3`, `${API}/assets?q=tree&page=2&limit=3`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual([
       "japanese-school-and-city-street-cherry-tree-blossom-618a9f6d",
@@ -111,7 +111,7 @@ describe("3dassets: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/assets?q=rock&page=1&limit=3`, body: synthetic(["a", "b", "c"], 7), note: "SYNTHETIC" });
     replay.add({ url: `${API}/assets?q=rock&page=2&limit=3`, body: synthetic(["d", "e", "f"], 7), note: "SYNTHETIC" });
-    const result = await threeDAssets.search!(query("rock", { offset: 2 }), ctx);
+    const result = await threeDAssets.search(query("rock", { offset: 2 }), ctx);
     expect(replay.requested).toEqual([`${API}/assets?q=rock&page=1&limit=3`, `${API}/assets?q=rock&page=2&limit=3`]);
     expect(result.assets.map((a) => a.nativeId)).toEqual(["c", "d", "e"]);
     expect(result.total).toBe(7);
@@ -119,9 +119,9 @@ describe("3dassets: search", () => {
 
   it("asks nothing when the types exclude models; free and downloadable change nothing asked", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect(await threeDAssets.search!(query("tree", { types: ["hdri", "texture"] }), ctx)).toEqual({ assets: [], total: 0 });
+    expect(await threeDAssets.search(query("tree", { types: ["hdri", "texture"] }), ctx)).toEqual({ assets: [], total: 0 });
     expect(replay.requested).toEqual([]);
-    const result = await threeDAssets.search!(query("tree", { types: ["model"], free: true, downloadable: true }), ctx);
+    const result = await threeDAssets.search(query("tree", { types: ["model"], free: true, downloadable: true }), ctx);
     expect(replay.requested).toEqual([`${API}/assets?q=tree&page=1&limit=3`]);
     expect(result.assets).toHaveLength(3);
   });
@@ -135,20 +135,20 @@ describe("3dassets: search", () => {
   it("rejects a changed answer with a message naming the source", async () => {
     const html = replayContext({ now: NOW });
     html.replay.add({ url: `${API}/assets?q=tree&page=1&limit=3`, body: "<html>changed</html>" });
-    await expect(threeDAssets.search!(query("tree"), html.ctx)).rejects.toThrow(/^3dassets: /);
+    await expect(threeDAssets.search(query("tree"), html.ctx)).rejects.toThrow(/^3dassets: /);
     const json = replayContext({ now: NOW });
     json.replay.add({ url: `${API}/assets?q=tree&page=1&limit=3`, body: '{"items":[]}' });
-    await expect(threeDAssets.search!(query("tree"), json.ctx)).rejects.toThrow(/^3dassets: .*no data array/);
+    await expect(threeDAssets.search(query("tree"), json.ctx)).rejects.toThrow(/^3dassets: .*no data array/);
     const item = replayContext({ now: NOW });
     item.replay.add({ url: `${API}/assets?q=tree&page=1&limit=3`, body: '{"data":[{"title":"no slug"}],"total":1}' });
-    await expect(threeDAssets.search!(query("tree"), item.ctx)).rejects.toThrow(/^3dassets: .*no slug or title/);
+    await expect(threeDAssets.search(query("tree"), item.ctx)).rejects.toThrow(/^3dassets: .*no slug or title/);
   });
 });
 
 describe("3dassets: getAsset", () => {
   it("lists the asset's GLB on the CDN as a direct file", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await threeDAssets.getAsset!(BELLROOT, ctx);
+    const details = await threeDAssets.getAsset(BELLROOT, ctx);
 
     expect(replay.requested).toEqual([`${API}/assets/${BELLROOT}`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -181,7 +181,7 @@ describe("3dassets: getAsset", () => {
   it("lists only the page, as needing the site, when an asset has no CDN file (SYNTHETIC body)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/assets/no-file`, body: JSON.stringify({ data: { slug: "no-file", title: "No file" } }), note: "SYNTHETIC" });
-    const details = await threeDAssets.getAsset!("no-file", ctx);
+    const details = await threeDAssets.getAsset("no-file", ctx);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({ downloadable: false, url: "https://3dassets.dev/assets/no-file" });
     expect(details!.files).toStrictEqual([
@@ -192,19 +192,21 @@ describe("3dassets: getAsset", () => {
   it("answers null for an unknown asset (404) and for an id that is no slug, without asking", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/assets/no-such-asset`, status: 404, body: '{"error":"Not found"}' });
-    expect(await threeDAssets.getAsset!("no-such-asset", ctx)).toBeNull();
-    expect(await threeDAssets.getAsset!("a/b", ctx)).toBeNull();
+    expect(await threeDAssets.getAsset("no-such-asset", ctx)).toBeNull();
+    expect(await threeDAssets.getAsset("a/b", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${API}/assets/no-such-asset`]);
   });
 
   it("rejects a changed answer with a message naming the source, and lets HTTP failures propagate", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/assets/${BELLROOT}`, body: "<html>changed</html>" });
-    await expect(threeDAssets.getAsset!(BELLROOT, ctx)).rejects.toThrow(/^3dassets: /);
+    await expect(threeDAssets.getAsset(BELLROOT, ctx)).rejects.toThrow(/^3dassets: /);
     replay.add({ url: `${API}/assets/other`, body: '{"asset":{}}' });
-    await expect(threeDAssets.getAsset!("other", ctx)).rejects.toThrow(/^3dassets: .*no data object/);
+    await expect(threeDAssets.getAsset("other", ctx)).rejects.toThrow(/^3dassets: .*no data object/);
     replay.add({ url: `${API}/assets/broken`, status: 500, body: "oops" });
-    await expect(threeDAssets.getAsset!("broken", ctx)).rejects.toBeInstanceOf(UpstreamError);
+    const err = await threeDAssets.getAsset("broken", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
+    expect(err).toMatchObject({ source: "3dassets", kind: "http", status: 500 });
   });
 });
 
@@ -227,7 +229,7 @@ describe("3dassets: census", () => {
 
   it("counts the total and each category (only 'nature' is recorded: the others are left out)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await threeDAssets.census!(ctx);
+    const census = await threeDAssets.census(ctx);
     expect([...replay.requested].sort()).toEqual(
       [`${API}/assets?limit=1`, `${API}/categories`, ...CATEGORY_SLUGS.map((s) => `${API}/assets?category=${s}&limit=1`)].sort(),
     );
@@ -251,17 +253,17 @@ describe("3dassets: census", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}/assets?category=props&limit=1`, body: synthetic(["p"], 4000), note: "SYNTHETIC" });
     replay.add({ url: `${API}/assets?category=food&limit=1`, body: synthetic([], 0), note: "SYNTHETIC" });
-    const census = await threeDAssets.census!(ctx);
+    const census = await threeDAssets.census(ctx);
     expect(census.categories).toStrictEqual({ "Nature & Landscape": 1520, "Props & Furniture": 4000 });
   });
 
   it("rejects a total or a category list that changed", async () => {
     const one = replayContext({ now: NOW });
     one.replay.add({ url: `${API}/assets?limit=1`, body: '{"data":[]}' });
-    await expect(threeDAssets.census!(one.ctx)).rejects.toThrow(/^3dassets: .*no total/);
+    await expect(threeDAssets.census(one.ctx)).rejects.toThrow(/^3dassets: .*no total/);
     const two = replayContext({ now: NOW });
     two.replay.add({ url: `${API}/categories`, body: '{"categories":[]}' });
-    await expect(threeDAssets.census!(two.ctx)).rejects.toThrow(/^3dassets: .*categories/);
+    await expect(threeDAssets.census(two.ctx)).rejects.toThrow(/^3dassets: .*categories/);
   });
 });
 

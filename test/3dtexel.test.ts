@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { searchApiUrl, threeDTexel } from "../sources/3dtexel.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { UpstreamError } from "../core/http/types.ts";
+import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -45,14 +45,14 @@ describe("3dtexel: metadata", () => {
     });
     expect(threeDTexel.license).toBeUndefined();
     expect(threeDTexel.key).toBeUndefined();
-    expect(threeDTexel.crawl).toBeUndefined();
+    expect(threeDTexel).not.toHaveProperty("crawl");
   });
 });
 
 describe("3dtexel: search", () => {
   it("asks one library with the API's type filter when the types select only it (the recorded PBR search)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDTexel.search!(query("brick", { types: ["material"], free: true, limit: 3 }), ctx);
+    const result = await threeDTexel.search(query("brick", { types: ["material"], free: true, limit: 3 }), ctx);
 
     expect(replay.requested).toEqual([BRICK]);
     expect(result.total).toBe(84);
@@ -77,7 +77,7 @@ describe("3dtexel: search", () => {
 
   it("answers the default search (limit 24) of the recorded free query, sliced from one page of 50", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDTexel.search!(query("", { free: true }), ctx);
+    const result = await threeDTexel.search(query("", { free: true }), ctx);
 
     expect(replay.requested).toEqual([FREE]);
     expect(result.total).toBe(1888);
@@ -103,7 +103,7 @@ describe("3dtexel: search", () => {
 
   it("keeps page 1's results when the window's next page fails (page 2 is not recorded)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDTexel.search!(query("", { free: true, offset: 40 }), ctx);
+    const result = await threeDTexel.search(query("", { free: true, offset: 40 }), ctx);
     expect(replay.requested).toEqual([FREE, `${PUB}/search?q=&free=1&page=2&per_page=50`]);
     expect(result.assets).toHaveLength(10);
     expect(result.assets[0]!.nativeId).toBe("french-road-sign-ce7-3d-asset");
@@ -112,13 +112,13 @@ describe("3dtexel: search", () => {
 
   it("maps an offset past the first page to the API's page, and a failing first page fails the search", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    await expect(threeDTexel.search!(query("", { free: true, offset: 50, limit: 10 }), ctx)).rejects.toThrow(/no recorded response/);
+    await expect(threeDTexel.search(query("", { free: true, offset: 50, limit: 10 }), ctx)).rejects.toThrow(/no recorded response/);
     expect(replay.requested).toEqual([`${PUB}/search?q=&free=1&page=2&per_page=50`]);
   });
 
   it("filters here when the types select several libraries (free models: handmade and road signs)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const result = await threeDTexel.search!(query("", { types: ["model"], free: true }), ctx);
+    const result = await threeDTexel.search(query("", { types: ["model"], free: true }), ctx);
     expect(replay.requested).toEqual([FREE]);
     expect(result.assets).toHaveLength(24);
     expect(result.assets.every((a) => a.type === "model")).toBe(true);
@@ -127,7 +127,7 @@ describe("3dtexel: search", () => {
 
     // HDRIs, free or not: two libraries (handmade and AI), so no type filter upstream.
     const hdri = replayContext({ now: NOW });
-    await expect(threeDTexel.search!(query("", { types: ["hdri"] }), hdri.ctx)).rejects.toThrow(/no recorded response/);
+    await expect(threeDTexel.search(query("", { types: ["hdri"] }), hdri.ctx)).rejects.toThrow(/no recorded response/);
     expect(hdri.replay.requested).toEqual([`${PUB}/search?q=&page=1&per_page=50`]);
   });
 
@@ -140,7 +140,7 @@ describe("3dtexel: search", () => {
     ];
     for (const [over, url] of cases) {
       const { ctx, replay } = replayContext({ now: NOW });
-      await expect(threeDTexel.search!(query("brick", over), ctx)).rejects.toThrow(/no recorded response/);
+      await expect(threeDTexel.search(query("brick", over), ctx)).rejects.toThrow(/no recorded response/);
       expect(replay.requested).toEqual([url]);
     }
     expect(searchApiUrl("old wood ", { type: "pbr", page: 3 })).toBe(`${PUB}/search?q=old%20wood&type=pbr&page=3&per_page=50`);
@@ -148,28 +148,28 @@ describe("3dtexel: search", () => {
 
   it("asks nothing for types no library has, or for downloadable assets (every download needs an account)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    expect(await threeDTexel.search!(query("brick", { types: ["audio", "font"] }), ctx)).toEqual({ assets: [], total: 0 });
-    expect(await threeDTexel.search!(query("brick", { downloadable: true }), ctx)).toEqual({ assets: [], total: 0 });
+    expect(await threeDTexel.search(query("brick", { types: ["audio", "font"] }), ctx)).toEqual({ assets: [], total: 0 });
+    expect(await threeDTexel.search(query("brick", { downloadable: true }), ctx)).toEqual({ assets: [], total: 0 });
     expect(replay.requested).toEqual([]);
   });
 
   it("rejects a changed answer with a message naming the source", async () => {
     const html = replayContext({ now: NOW });
     html.replay.add({ url: FREE, body: "<html>changed</html>" });
-    await expect(threeDTexel.search!(query("", { free: true }), html.ctx)).rejects.toThrow(/^3dtexel: /);
+    await expect(threeDTexel.search(query("", { free: true }), html.ctx)).rejects.toThrow(/^3dtexel: /);
     const json = replayContext({ now: NOW });
     json.replay.add({ url: FREE, body: '{"results":[]}' });
-    await expect(threeDTexel.search!(query("", { free: true }), json.ctx)).rejects.toThrow(/^3dtexel: .*no items array/);
+    await expect(threeDTexel.search(query("", { free: true }), json.ctx)).rejects.toThrow(/^3dtexel: .*no items array/);
     const item = replayContext({ now: NOW });
     item.replay.add({ url: FREE, body: '{"total":1,"items":[{"id":1,"title":"x","type":"pbr","url":"https://3dtexel.com/shop/"}]}' });
-    await expect(threeDTexel.search!(query("", { free: true }), item.ctx)).rejects.toThrow(/^3dtexel: .*\/product\/<slug>/);
+    await expect(threeDTexel.search(query("", { free: true }), item.ctx)).rejects.toThrow(/^3dtexel: .*\/product\/<slug>/);
   });
 });
 
 describe("3dtexel: getAsset", () => {
   it("finds the product by slug, then its library item by searching its title; the file is the product page", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const details = await threeDTexel.getAsset!("mossy-rock-3d-asset-3", ctx);
+    const details = await threeDTexel.getAsset("mossy-rock-3d-asset-3", ctx);
 
     expect(replay.requested).toEqual([`${PRODUCT}?slug=mossy-rock-3d-asset-3&_fields=id,slug,title`, MOSSY]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
@@ -201,9 +201,9 @@ describe("3dtexel: getAsset", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${PRODUCT}?slug=nope&_fields=id,slug,title`, body: "[]", note: "SYNTHETIC: WordPress answers [] for no match" });
     replay.add({ url: `${PRODUCT}?slug=gone&_fields=id,slug,title`, status: 404, body: '{"code":"rest_no_route"}' });
-    expect(await threeDTexel.getAsset!("nope", ctx)).toBeNull();
-    expect(await threeDTexel.getAsset!("gone", ctx)).toBeNull();
-    expect(await threeDTexel.getAsset!("a/b", ctx)).toBeNull();
+    expect(await threeDTexel.getAsset("nope", ctx)).toBeNull();
+    expect(await threeDTexel.getAsset("gone", ctx)).toBeNull();
+    expect(await threeDTexel.getAsset("a/b", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${PRODUCT}?slug=nope&_fields=id,slug,title`, `${PRODUCT}?slug=gone&_fields=id,slug,title`]);
   });
 
@@ -214,25 +214,27 @@ describe("3dtexel: getAsset", () => {
       body: '[{"id":99999,"slug":"mossy-rock-3d-asset-9","title":{"rendered":"Mossy Rock &#8211; 3D Asset"}}]',
       note: "SYNTHETIC",
     });
-    expect(await threeDTexel.getAsset!("mossy-rock-3d-asset-9", ctx)).toBeNull();
+    expect(await threeDTexel.getAsset("mossy-rock-3d-asset-9", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${PRODUCT}?slug=mossy-rock-3d-asset-9&_fields=id,slug,title`, MOSSY]);
   });
 
   it("rejects a changed answer with a message naming the source, and lets HTTP failures propagate", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${PRODUCT}?slug=changed&_fields=id,slug,title`, body: "<html>changed</html>" });
-    await expect(threeDTexel.getAsset!("changed", ctx)).rejects.toThrow(/^3dtexel: /);
+    await expect(threeDTexel.getAsset("changed", ctx)).rejects.toThrow(/^3dtexel: /);
     replay.add({ url: `${PRODUCT}?slug=shape&_fields=id,slug,title`, body: '{"id":1}' });
-    await expect(threeDTexel.getAsset!("shape", ctx)).rejects.toThrow(/^3dtexel: .*not an array of products/);
+    await expect(threeDTexel.getAsset("shape", ctx)).rejects.toThrow(/^3dtexel: .*not an array of products/);
     replay.add({ url: `${PRODUCT}?slug=broken&_fields=id,slug,title`, status: 500, body: "oops" });
-    await expect(threeDTexel.getAsset!("broken", ctx)).rejects.toBeInstanceOf(UpstreamError);
+    const err = await threeDTexel.getAsset("broken", ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceError);
+    expect(err).toMatchObject({ source: "3dtexel", kind: "http", status: 500 });
   });
 });
 
 describe("3dtexel: census", () => {
   it("counts every library (free and paid) from /types, with the PBR categories", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
-    const census = await threeDTexel.census!(ctx);
+    const census = await threeDTexel.census(ctx);
     expect([...replay.requested].sort()).toEqual([`${PUB}/categories?type=pbr`, `${PUB}/types`]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toStrictEqual({
@@ -286,7 +288,7 @@ describe("3dtexel: census", () => {
   it("rejects a changed list with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${PUB}/types`, body: '{"types":[]}' });
-    await expect(threeDTexel.census!(ctx)).rejects.toThrow(/^3dtexel: .*libraries/);
+    await expect(threeDTexel.census(ctx)).rejects.toThrow(/^3dtexel: .*libraries/);
   });
 });
 

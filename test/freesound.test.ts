@@ -43,7 +43,7 @@ describe("freesound: metadata", () => {
 describe("freesound: search", () => {
   it("asks one page of exactly `limit` with its fields and maps the recorded (default-field) results", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
-    const res = await freesound.search!(query("bass", { limit: 2 }), ctx);
+    const res = await freesound.search(query("bass", { limit: 2 }), ctx);
     expect(replay.requested).toEqual([BASS]);
     expect(BASS).not.toContain("REPLAY_KEY");
     expect(res.total).toBe(30005);
@@ -96,7 +96,7 @@ describe("freesound: search", () => {
     const page = (p: number, n: number) => ({ count: 60, next: null, previous: null, results: Array.from({ length: n }, (_, i) => ({ ...item, id: (p - 1) * 50 + i })) });
     replay.add({ url: search("kick", 50, 1), body: JSON.stringify(page(1, 50)), note: "scripted" });
     replay.add({ url: search("kick", 50, 2), body: JSON.stringify(page(2, 10)), note: "scripted" });
-    const res = await freesound.search!(query("kick", { offset: 45, limit: 10 }), ctx);
+    const res = await freesound.search(query("kick", { offset: 45, limit: 10 }), ctx);
     expect(replay.requested).toEqual([search("kick", 50, 1), search("kick", 50, 2)]);
     expect(res.assets.map((a) => a.nativeId)).toEqual(["45", "46", "47", "48", "49", "50", "51", "52", "53", "54"]);
     expect(res.total).toBe(60);
@@ -107,19 +107,19 @@ describe("freesound: search", () => {
     const item = fixture("search_text_result_item_415362.json");
     const page1 = { count: 60, next: null, previous: null, results: Array.from({ length: 50 }, (_, i) => ({ ...item, id: i })) };
     replay.add({ url: search("kick", 50, 1), body: JSON.stringify(page1), note: "scripted" });
-    const res = await freesound.search!(query("kick", { offset: 45, limit: 10 }), ctx);
+    const res = await freesound.search(query("kick", { offset: 45, limit: 10 }), ctx);
     expect(replay.requested).toEqual([search("kick", 50, 1), search("kick", 50, 2)]);
     expect(res.assets.map((a) => a.nativeId)).toEqual(["45", "46", "47", "48", "49"]);
     expect(res.total).toBe(60);
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url: search("kick", 50, 1), status: 500, body: "oops", note: "scripted" });
-    await expect(freesound.search!(query("kick", { offset: 45, limit: 10 }), other.ctx)).rejects.toThrow();
+    await expect(freesound.search(query("kick", { offset: 45, limit: 10 }), other.ctx)).rejects.toThrow();
   });
 
   it("asks page_size=24 with the default limit (manifest STAND-IN: the recorded page of 2)", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
-    const res = await freesound.search!(query("bass"), ctx);
+    const res = await freesound.search(query("bass"), ctx);
     expect(replay.requested).toEqual([search("bass", 24, 1)]);
     expect(res.assets).toHaveLength(2);
   });
@@ -127,29 +127,29 @@ describe("freesound: search", () => {
   it("answers nothing past the last page (Freesound's 404) and skips non-audio searches", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     replay.add({ url: search("kick", 24, 9), status: 404, body: '{"detail":"Invalid page."}', note: "scripted 404" });
-    expect((await freesound.search!(query("kick", { offset: 192 }), ctx)).assets).toEqual([]);
-    expect((await freesound.search!(query("kick", { types: ["model"] }), ctx)).assets).toEqual([]);
+    expect((await freesound.search(query("kick", { offset: 192 }), ctx)).assets).toEqual([]);
+    expect((await freesound.search(query("kick", { types: ["model"] }), ctx)).assets).toEqual([]);
     expect(replay.requested).toEqual([search("kick", 24, 9)]);
   });
 
   it("needs the key and rejects changed answers with a message naming the source", async () => {
     const bare = replayContext({ now: NOW });
-    await expect(freesound.search!(query("bass", { limit: 2 }), bare.ctx)).rejects.toThrow(/^freesound: FREESOUND_API_KEY is not set/);
+    await expect(freesound.search(query("bass", { limit: 2 }), bare.ctx)).rejects.toThrow(/^freesound: FREESOUND_API_KEY is not set/);
     expect(bare.replay.requested).toEqual([]);
 
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     replay.add({ url: BASS, body: '{"detail":"changed"}' });
-    await expect(freesound.search!(query("bass", { limit: 2 }), ctx)).rejects.toThrow(/^freesound: the text search answer has no results array/);
+    await expect(freesound.search(query("bass", { limit: 2 }), ctx)).rejects.toThrow(/^freesound: the text search answer has no results array/);
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url: BASS, body: '{"count":1,"results":[{"name":"no id"}]}' });
-    await expect(freesound.search!(query("bass", { limit: 2 }), other.ctx)).rejects.toThrow(/^freesound: .* is not a sound/);
+    await expect(freesound.search(query("bass", { limit: 2 }), other.ctx)).rejects.toThrow(/^freesound: .* is not a sound/);
   });
 });
 
 describe("freesound: getAsset", () => {
   it("lists the public previews first and the original (OAuth2) last", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
-    const details = await freesound.getAsset!("209943", ctx);
+    const details = await freesound.getAsset("209943", ctx);
     expect(replay.requested).toEqual([`${API}/sounds/209943/`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({
@@ -200,18 +200,18 @@ describe("freesound: getAsset", () => {
   it("answers null for an unknown sound (404) and for ids that are not numbers", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     replay.add({ url: `${API}/sounds/1/`, status: 404, body: '{"detail":"Not found."}', note: "scripted 404" });
-    expect(await freesound.getAsset!("1", ctx)).toBeNull();
-    expect(await freesound.getAsset!("abc", ctx)).toBeNull();
+    expect(await freesound.getAsset("1", ctx)).toBeNull();
+    expect(await freesound.getAsset("abc", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${API}/sounds/1/`]);
   });
 
   it("rejects a changed detail with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     replay.add({ url: `${API}/sounds/209943/`, body: "<html>changed</html>" });
-    await expect(freesound.getAsset!("209943", ctx)).rejects.toThrow(/did not answer valid JSON/);
+    await expect(freesound.getAsset("209943", ctx)).rejects.toThrow(/^freesound: .* did not answer JSON/);
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url: `${API}/sounds/209943/`, body: '{"id":"x"}' });
-    await expect(freesound.getAsset!("209943", other.ctx)).rejects.toThrow(/^freesound: .* is not a sound/);
+    await expect(freesound.getAsset("209943", other.ctx)).rejects.toThrow(/^freesound: .* is not a sound/);
   });
 });
 
@@ -220,13 +220,13 @@ describe("freesound: census", () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     const url = search("", 1, 1, "id");
     replay.add({ url, body: '{"count":654321,"next":null,"previous":null,"results":[{"id":1}]}', note: "scripted" });
-    const census = await freesound.census!(ctx);
+    const census = await freesound.census(ctx);
     expect(replay.requested).toEqual([url]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toMatchObject({ id: "freesound", total: 654321, free: 654321, byType: { audio: 654321 }, unit: "assets", countedAt: "2026-11-22T00:00:00.000Z" });
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url, body: '{"results":[]}', note: "scripted" });
-    await expect(freesound.census!(other.ctx)).rejects.toThrow(/^freesound: the text search answer has no count/);
+    await expect(freesound.census(other.ctx)).rejects.toThrow(/^freesound: the text search answer has no count/);
   });
 });
 

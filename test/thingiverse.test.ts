@@ -41,7 +41,7 @@ describe("thingiverse: metadata", () => {
 describe("thingiverse: search", () => {
   it("lists /newest for an empty query and maps the recorded summaries", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
-    const res = await thingiverse.search!(query(""), ctx);
+    const res = await thingiverse.search(query(""), ctx);
     expect(replay.requested).toEqual([NEWEST]);
     expect(res.total).toBeUndefined();
     expect(res.searchUrl).toBe("https://www.thingiverse.com/newest");
@@ -66,7 +66,7 @@ describe("thingiverse: search", () => {
 
   it("asks /search/<term>/ for a query (stand-in answer) and respects the limit", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
-    const res = await thingiverse.search!(query("beer", { limit: 1 }), ctx);
+    const res = await thingiverse.search(query("beer", { limit: 1 }), ctx);
     expect(replay.requested).toEqual([BEER]);
     expect(res.assets.map((a) => a.title)).toEqual(["Beer can coster"]);
     expect(res.searchUrl).toBe("https://www.thingiverse.com/search?q=beer&type=things&sort=relevant");
@@ -79,7 +79,7 @@ describe("thingiverse: search", () => {
     for (const p of [1, 2]) {
       replay.add({ url: `${API}/search/gear%20box/?type=things&per_page=30&page=${p}&sort=relevant`, body: JSON.stringify({ total: 4321, hits: hits(p) }), note: "scripted" });
     }
-    const res = await thingiverse.search!(query("gear box", { offset: 24, limit: 10 }), ctx);
+    const res = await thingiverse.search(query("gear box", { offset: 24, limit: 10 }), ctx);
     expect(replay.requested).toEqual([1, 2].map((p) => `${API}/search/gear%20box/?type=things&per_page=30&page=${p}&sort=relevant`));
     expect(res.total).toBe(4321);
     expect(res.assets.map((a) => a.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Thing ${24 + i}`));
@@ -91,40 +91,40 @@ describe("thingiverse: search", () => {
     const hits = Array.from({ length: 30 }, (_, i) => ({ ...item, id: i, name: `Thing ${i}` }));
     const page = (p: number) => `${API}/search/gear%20box/?type=things&per_page=30&page=${p}&sort=relevant`;
     replay.add({ url: page(1), body: JSON.stringify({ total: 4321, hits }), note: "scripted" });
-    const res = await thingiverse.search!(query("gear box", { offset: 24, limit: 10 }), ctx);
+    const res = await thingiverse.search(query("gear box", { offset: 24, limit: 10 }), ctx);
     expect(replay.requested).toEqual([page(1), page(2)]);
     expect(res.assets.map((a) => a.title)).toEqual(Array.from({ length: 6 }, (_, i) => `Thing ${24 + i}`));
     expect(res.total).toBe(4321);
     // A failing first page still fails the search.
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url: page(1), status: 500, body: "oops", note: "scripted" });
-    await expect(thingiverse.search!(query("gear box", { offset: 24, limit: 10 }), other.ctx)).rejects.toThrow();
+    await expect(thingiverse.search(query("gear box", { offset: 24, limit: 10 }), other.ctx)).rejects.toThrow();
   });
 
   it("asks nothing for other types, for downloadable-only searches, or without the token", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
-    expect((await thingiverse.search!(query("beer", { types: ["audio"] }), ctx)).assets).toEqual([]);
-    expect((await thingiverse.search!(query("beer", { downloadable: true }), ctx)).assets).toEqual([]);
+    expect((await thingiverse.search(query("beer", { types: ["audio"] }), ctx)).assets).toEqual([]);
+    expect((await thingiverse.search(query("beer", { downloadable: true }), ctx)).assets).toEqual([]);
     expect(replay.requested).toEqual([]);
     const bare = replayContext({ now: NOW });
-    await expect(thingiverse.search!(query("beer"), bare.ctx)).rejects.toThrow(/^thingiverse: THINGIVERSE_TOKEN is not set/);
+    await expect(thingiverse.search(query("beer"), bare.ctx)).rejects.toThrow(/^thingiverse: THINGIVERSE_TOKEN is not set/);
     expect(bare.replay.requested).toEqual([]);
   });
 
   it("rejects a changed answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     replay.add({ url: NEWEST, body: '{"error":"changed"}' });
-    await expect(thingiverse.search!(query(""), ctx)).rejects.toThrow(/^thingiverse: .* did not answer a list of things/);
+    await expect(thingiverse.search(query(""), ctx)).rejects.toThrow(/^thingiverse: .* did not answer a list of things/);
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url: NEWEST, body: '[{"name":"no id"}]' });
-    await expect(thingiverse.search!(query(""), other.ctx)).rejects.toThrow(/^thingiverse: thing #0 .* unexpected shape/);
+    await expect(thingiverse.search(query(""), other.ctx)).rejects.toThrow(/^thingiverse: thing #0 .* unexpected shape/);
   });
 });
 
 describe("thingiverse: getAsset", () => {
   it("asks the thing, its files and its tags; every file needs the token", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
-    const details = await thingiverse.getAsset!("3730558", ctx);
+    const details = await thingiverse.getAsset("3730558", ctx);
     expect(replay.requested).toEqual([THING, `${THING}/files`, `${THING}/tags`]);
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({
@@ -161,15 +161,15 @@ describe("thingiverse: getAsset", () => {
     for (const suffix of ["", "/files", "/tags"]) {
       replay.add({ url: `${API}/things/1${suffix}`, status: 404, body: '{"error":"Not Found"}', note: "scripted 404" });
     }
-    expect(await thingiverse.getAsset!("1", ctx)).toBeNull();
-    expect(await thingiverse.getAsset!("thing:1", ctx)).toBeNull();
+    expect(await thingiverse.getAsset("1", ctx)).toBeNull();
+    expect(await thingiverse.getAsset("thing:1", ctx)).toBeNull();
     expect(replay.requested).toEqual([`${API}/things/1`, `${API}/things/1/files`, `${API}/things/1/tags`]);
   });
 
   it("rejects a changed thing with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     replay.add({ url: `${THING}/files`, body: '{"files":[]}' });
-    await expect(thingiverse.getAsset!("3730558", ctx)).rejects.toThrow(/^thingiverse: .*\/files is not a list of files/);
+    await expect(thingiverse.getAsset("3730558", ctx)).rejects.toThrow(/^thingiverse: .*\/files is not a list of files/);
   });
 
   it("maps Thingiverse's licence names without claiming a Creative Commons version", () => {
@@ -191,7 +191,7 @@ describe("thingiverse: census", () => {
     const url = `${API}/search/?type=things&per_page=1&page=1&sort=newest`;
     const [item] = JSON.parse(readFileSync(join(FIXTURES, "thingiverse", "newest_per_page_30_page_1_excerpt.json"), "utf8"));
     replay.add({ url, body: JSON.stringify({ total: 2500000, hits: [item] }), note: "scripted" });
-    const census = await thingiverse.census!(ctx);
+    const census = await thingiverse.census(ctx);
     expect(replay.requested).toEqual([url]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
     expect(census).toMatchObject({
@@ -204,6 +204,6 @@ describe("thingiverse: census", () => {
     });
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url, body: JSON.stringify([item]), note: "scripted" });
-    await expect(thingiverse.census!(other.ctx)).rejects.toThrow(/^thingiverse: .* answered no total/);
+    await expect(thingiverse.census(other.ctx)).rejects.toThrow(/^thingiverse: .* answered no total/);
   });
 });

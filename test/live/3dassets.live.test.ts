@@ -12,20 +12,20 @@ describe.runIf(process.env.LIVE === "1")("3dassets (live)", () => {
   const q = { q: "tree", types: [], free: false, downloadable: false, limit: 5, offset: 0 };
 
   it("searches into valid assets", async () => {
-    const result = await threeDAssets.search!(q, ctx);
+    const result = await threeDAssets.search(q, ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     expect(result.assets.length).toBeLessThanOrEqual(5);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets an asset whose GLB is a direct file", async () => {
-    const first = (await threeDAssets.search!(q, ctx)).assets[0];
-    const details = AssetDetails.parse(await threeDAssets.getAsset!(first!.nativeId, ctx));
+    const first = (await threeDAssets.search(q, ctx)).assets[0];
+    const details = AssetDetails.parse(await threeDAssets.getAsset(first!.nativeId, ctx));
     expect(details.files.find((f) => f.format === "glb" && !f.requiresAuth)).toBeTruthy();
   });
 
   it("counts the catalogue", async () => {
-    const census = SourceCensus.parse(await threeDAssets.census!(ctx));
+    const census = SourceCensus.parse(await threeDAssets.census(ctx));
     expect(census.total).toBeGreaterThan(0);
   });
 });

@@ -11,10 +11,10 @@ describe.runIf(process.env.LIVE === "1" && Boolean(process.env.FREESOUND_API_KEY
   afterAll(() => runtime.http.close());
 
   it("searches sounds and lists public previews", async () => {
-    const res = await freesound.search!({ q: "door", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await freesound.search({ q: "door", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(res.assets.length).toBe(5);
     for (const asset of res.assets) Asset.parse(asset);
-    const details = AssetDetails.parse(await freesound.getAsset!(res.assets[0]!.nativeId, ctx));
+    const details = AssetDetails.parse(await freesound.getAsset(res.assets[0]!.nativeId, ctx));
     expect(details.files.some((f) => !f.requiresAuth && f.format === "mp3")).toBe(true);
   });
 });

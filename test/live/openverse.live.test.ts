@@ -11,11 +11,11 @@ describe.runIf(process.env.LIVE === "1")("openverse (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches audio and gets the first result's file", async () => {
-    const res = await openverse.search!({ q: "rain", types: ["audio"], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await openverse.search({ q: "rain", types: ["audio"], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     expect(res.assets.length).toBeLessThanOrEqual(5);
     for (const asset of res.assets) Asset.parse(asset);
-    const details = AssetDetails.parse(await openverse.getAsset!(res.assets[0]!.nativeId, ctx));
+    const details = AssetDetails.parse(await openverse.getAsset(res.assets[0]!.nativeId, ctx));
     expect(details.files.length).toBeGreaterThan(0);
   });
 });

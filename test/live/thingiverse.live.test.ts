@@ -11,10 +11,10 @@ describe.runIf(process.env.LIVE === "1" && Boolean(process.env.THINGIVERSE_TOKEN
   afterAll(() => runtime.http.close());
 
   it("searches things and lists their files (all needing the token)", async () => {
-    const res = await thingiverse.search!({ q: "gear", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await thingiverse.search({ q: "gear", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     for (const asset of res.assets) Asset.parse(asset);
-    const details = AssetDetails.parse(await thingiverse.getAsset!(res.assets[0]!.nativeId, ctx));
+    const details = AssetDetails.parse(await thingiverse.getAsset(res.assets[0]!.nativeId, ctx));
     expect(details.files.every((f) => f.requiresAuth)).toBe(true);
   });
 });
