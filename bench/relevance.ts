@@ -1,12 +1,12 @@
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
-import { SearchResponse, type Asset } from "../core/schemas/index.ts";
-import { createApp } from "../server/app.ts";
 import { loadPublished } from "../core/published.ts";
+import { type Asset, SearchResponse } from "../core/schemas/index.ts";
+import { createApp } from "../server/app.ts";
 import { createUsage } from "../server/stats/usage.ts";
 import { SOURCES } from "../sources/index.ts";
 import { NOW } from "../test/helpers/app.ts";
 import { replayRuntime } from "../test/helpers/replay.ts";
-import { loadJudgedSet, type JudgedQuery, type JudgedSet } from "../test/relevance/judged-set.ts";
+import { type JudgedQuery, type JudgedSet, loadJudgedSet } from "../test/relevance/judged-set.ts";
 import { REPLAY_KEYS } from "../test/relevance/pool.ts";
 
 /** Grade at which a result counts as relevant (P@5, queries without a relevant result). */

@@ -12,11 +12,21 @@ const s = results.search;
 /** Index-only figures of the engine before the current one, measured back to back with it (bench/README.md). */
 const baseline = JSON.parse(readFileSync("bench/baseline.json", "utf8")) as { commit: string; runs: { requestsPerSecond: number }[] };
 const baselineRps = baseline.runs.reduce((sum, r) => sum + r.requestsPerSecond, 0) / baseline.runs.length;
-console.log(`search: HTTP / in-process index query      ${s.serverOverhead.ratio.toFixed(2)}x (${s.serverOverhead.httpMedianMs.toFixed(2)} ms vs ${s.serverOverhead.inProcessMedianMs.toFixed(2)} ms median)`);
-console.log(`search: fan-out median / delay D          ${s.fanOut.ratio.toFixed(2)} (${s.fanOut.sources} sources, D = ${s.fanOut.delayMs} ms, median ${s.fanOut.medianMs.toFixed(0)} ms)`);
-console.log(`search: index-only requests per second    ${s.throughput.requestsPerSecond} (p99 ${s.throughput.p99Ms} ms, ${s.throughput.errors} errors, ${s.throughput.non2xx} non-2xx)`);
-console.log(`search: requests per second / ${baseline.commit}    ${(s.throughput.requestsPerSecond / baselineRps).toFixed(2)}x (${Math.round(baselineRps)} before the current engine)`);
+console.log(
+  `search: HTTP / in-process index query      ${s.serverOverhead.ratio.toFixed(2)}x (${s.serverOverhead.httpMedianMs.toFixed(2)} ms vs ${s.serverOverhead.inProcessMedianMs.toFixed(2)} ms median)`,
+);
+console.log(
+  `search: fan-out median / delay D          ${s.fanOut.ratio.toFixed(2)} (${s.fanOut.sources} sources, D = ${s.fanOut.delayMs} ms, median ${s.fanOut.medianMs.toFixed(0)} ms)`,
+);
+console.log(
+  `search: index-only requests per second    ${s.throughput.requestsPerSecond} (p99 ${s.throughput.p99Ms} ms, ${s.throughput.errors} errors, ${s.throughput.non2xx} non-2xx)`,
+);
+console.log(
+  `search: requests per second / ${baseline.commit}    ${(s.throughput.requestsPerSecond / baselineRps).toFixed(2)}x (${Math.round(baselineRps)} before the current engine)`,
+);
 const r = results.relevance;
 console.log(`relevance: mean NDCG@10                   ${r.meanNdcg10.toFixed(3)} (${r.queries} judged queries)`);
 console.log(`relevance: mean P@5                       ${r.meanP5.toFixed(3)}`);
-console.log(`relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}`);
+console.log(
+  `relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}`,
+);

@@ -13,7 +13,7 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { loadConfig, type Config } from "../core/config.ts";
+import { type Config, loadConfig } from "../core/config.ts";
 import type { SearchResponse } from "../core/schemas/index.ts";
 import { ApiError } from "../server/errors.ts";
 import { createMcpServer } from "../server/mcp/tools.ts";
@@ -119,7 +119,11 @@ function formatSearch(res: SearchResponse): string {
   return out.join("\n");
 }
 
-const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+const list = (values: string[] | undefined) =>
+  values
+    ?.flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 function wholeNumber(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;

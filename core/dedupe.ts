@@ -1,4 +1,4 @@
-import type { Asset, AlsoOn } from "./schemas/index.ts";
+import type { AlsoOn, Asset } from "./schemas/index.ts";
 
 /** What ranks one listing of an asset above another listing of the same asset. */
 export interface Listing {
@@ -55,10 +55,7 @@ export function dedupe(listings: Listing[]): Listing[] {
     const winner = group.reduce((best, l) => (better(l, best) ? l : best));
     const others = group.filter((l) => l !== winner && l.asset.id !== winner.asset.id);
     if (!others.length) return winner;
-    const alsoOn: AlsoOn[] = [
-      ...(winner.asset.alsoOn ?? []),
-      ...others.map((l) => ({ id: l.asset.id, provider: l.asset.provider, url: l.asset.url })),
-    ];
+    const alsoOn: AlsoOn[] = [...(winner.asset.alsoOn ?? []), ...others.map((l) => ({ id: l.asset.id, provider: l.asset.provider, url: l.asset.url }))];
     return { ...winner, asset: { ...winner.asset, alsoOn } };
   });
 }

@@ -29,5 +29,8 @@ export function clientPrefix(ip: string): string {
   if (isIP(bare) !== 6) return ip;
   const w = ipv6Words(bare);
   if (w.slice(0, 5).every((x) => x === 0) && w[5] === 0xffff) return wordsToIPv4(w[6], w[7]);
-  return `${w.slice(0, 4).map((x) => x.toString(16)).join(":")}::/64`;
+  return `${w
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(":")}::/64`;
 }

@@ -142,8 +142,7 @@ export function licenseById(id: LicenseId): License {
 // (`by-nc/3.0`, `by-sa/2.5` …) keep their version; the permission flags of a Creative Commons
 // licence do not depend on it. A licence we do not know keeps its name (and its SPDX id when the
 // API gives one) without flags: it is never treated as free to use.
-const withUrl = (license: License, url: string | undefined): License =>
-  url && /^https?:\/\//.test(url) ? { ...license, url } : license;
+const withUrl = (license: License, url: string | undefined): License => (url && /^https?:\/\//.test(url) ? { ...license, url } : license);
 
 const CC_NAMES: Record<string, string> = {
   by: "Attribution",
@@ -163,7 +162,6 @@ function known(spdx: string): LicenseId | undefined {
     return spdx !== undefined && (spdx === want || id.toLowerCase() === want);
   });
 }
-
 
 /**
  * A Creative Commons licence from its short code (`cc0`, `pdm`, `by`, `by-nc-sa`, `sampling+` …)

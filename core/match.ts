@@ -1,10 +1,10 @@
 import SearchableMap from "minisearch/SearchableMap";
-import { FIELD_WEIGHT_SUM, fieldSaturation, idf, type CorpusStats } from "./bm25.ts";
+import { type CorpusStats, FIELD_WEIGHT_SUM, fieldSaturation, idf } from "./bm25.ts";
 import type { QueryPlan } from "./query-plan.ts";
 import type { Asset } from "./schemas/index.ts";
 import { SCORING } from "./scoring.ts";
-import { termTable, vocabularyOf, type MatchKind, type TermTable, type TermUse } from "./term-table.ts";
-import { analyze, type AnalyzedDoc } from "./text/analyze.ts";
+import { type MatchKind, type TermTable, type TermUse, termTable, vocabularyOf } from "./term-table.ts";
+import { type AnalyzedDoc, analyze } from "./text/analyze.ts";
 
 /** How well one asset matches a query; results are ordered by its band, then by score. */
 export interface DocMatch {

@@ -128,7 +128,9 @@ function describeService(components: Record<string, Json>): string {
       .filter(([, p]) => typeof p.description === "string" && p.description.startsWith("additive:"))
       .map(([field, p]) => `- \`${schema}.${field}\`: ${(p.description as string).slice("additive:".length).trim()}`),
   );
-  const historyFields = Object.keys(schemas.CatalogHistoryPoint.shape).map((f) => `\`${f}\``).join(", ");
+  const historyFields = Object.keys(schemas.CatalogHistoryPoint.shape)
+    .map((f) => `\`${f}\``)
+    .join(", ");
   return [
     "Search many third-party asset sites at once (models, PBR materials, textures, HDRIs, sprites, UI, audio, fonts, packs),",
     "with their licences and file lists, and download the files. Typical flow: search, then asset details, then download.",

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { AssetIndex } from "./search-index.ts";
 import { Catalog, CatalogHistory } from "./schemas/index.ts";
+import { AssetIndex } from "./search-index.ts";
 
 /** The static files the pipeline publishes, loaded once at start. */
 export interface Published {

@@ -58,14 +58,17 @@ const SYNONYMS: ReadonlyMap<string, Synonym[]> = (() => {
     list.push({ key, terms: to.map(recordTerm) });
     out.set(key[0]!, list);
   };
-  for (const group of SYNONYM_GROUPS) for (const member of group) add(member, group.filter((m) => m !== member));
+  for (const group of SYNONYM_GROUPS)
+    for (const member of group)
+      add(
+        member,
+        group.filter((m) => m !== member),
+      );
   for (const [from, to] of Object.entries(SYNONYM_EXPANSIONS)) add(from, to);
   return out;
 })();
 
-const TYPES_BY_STEM: ReadonlyMap<string, readonly AssetType[]> = new Map(
-  Object.entries(TYPE_WORDS).map(([word, types]) => [stem(word), types]),
-);
+const TYPES_BY_STEM: ReadonlyMap<string, readonly AssetType[]> = new Map(Object.entries(TYPE_WORDS).map(([word, types]) => [stem(word), types]));
 
 /** The synonyms of the phrases starting at word `i`, each standing for the words of its phrase. */
 function synonymsAt(ws: QueryWord[], i: number): Expansion[] {

@@ -1,9 +1,9 @@
-import { NO_INDEX, type CorpusStats } from "./bm25.ts";
-import { band, matchAssets, NO_MATCH, type DocMatch } from "./match.ts";
+import { type CorpusStats, NO_INDEX } from "./bm25.ts";
+import { band, type DocMatch, matchAssets, NO_MATCH } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
 import type { Asset, AssetType } from "./schemas/index.ts";
 import { SCORING } from "./scoring.ts";
-import { isWished, typeWish, type TypeWish } from "./type-match.ts";
+import { isWished, type TypeWish, typeWish } from "./type-match.ts";
 
 export interface RankCandidate {
   asset: Asset;
@@ -129,7 +129,11 @@ function withScores(ranked: Scored[]): Asset[] {
 export function rank(candidates: RankCandidate[], query: RankQuery): Asset[] {
   const plan = query.plan ?? planQuery(query.q);
   const wish = query.wish ?? typeWish(query.types, plan, new Set());
-  const live = matchAssets(candidates.filter((c) => !c.match).map((c) => c.asset), plan, query.stats ?? NO_INDEX);
+  const live = matchAssets(
+    candidates.filter((c) => !c.match).map((c) => c.asset),
+    plan,
+    query.stats ?? NO_INDEX,
+  );
   const scored = candidates.map(({ asset, sourceRank, sourceCount, match }): Scored => {
     const m = match ?? live.get(asset.id) ?? NO_MATCH;
     return { asset, match: m, band: band(m), score: matchScore(asset, m, wish) + W.sourceRank * (1 - sourceRank / Math.max(sourceCount, 1)) };

@@ -1,13 +1,13 @@
-import SearchableMap from "minisearch/SearchableMap";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { fieldSaturation, type CorpusStats } from "./bm25.ts";
-import { BROWSE_MATCH, keeps, MatchBuilder, wordWeights, type DocMatch } from "./match.ts";
+import SearchableMap from "minisearch/SearchableMap";
+import { type CorpusStats, fieldSaturation } from "./bm25.ts";
+import { BROWSE_MATCH, type DocMatch, keeps, MatchBuilder, wordWeights } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
 import { compareTies, orderHits } from "./ranking.ts";
 import type { Asset } from "./schemas/index.ts";
-import { termTable, vocabularyOf, type TermUse } from "./term-table.ts";
+import { type TermUse, termTable, vocabularyOf } from "./term-table.ts";
 import { analyze, FIELDS } from "./text/analyze.ts";
-import { isWished, typeWish, type TypeWish } from "./type-match.ts";
+import { isWished, type TypeWish, typeWish } from "./type-match.ts";
 
 export interface IndexFilter {
   providers?: ReadonlySet<string>;
@@ -117,7 +117,10 @@ export class AssetIndex implements CorpusStats {
   }
 
   private browsing(filter: IndexFilter): IndexHit[] {
-    return this.tieOrder.map((doc) => this.assets[doc]!).filter((a) => passes(a, filter)).map((asset) => ({ asset, match: BROWSE_MATCH }));
+    return this.tieOrder
+      .map((doc) => this.assets[doc]!)
+      .filter((a) => passes(a, filter))
+      .map((asset) => ({ asset, match: BROWSE_MATCH }));
   }
 
   /**

@@ -1,16 +1,16 @@
 import pLimit from "p-limit";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
+import { UpstreamError } from "./http/types.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
-import { rank, type RankCandidate } from "./ranking.ts";
-import type { AssetIndex, IndexHit } from "./search-index.ts";
+import { type RankCandidate, rank } from "./ranking.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Asset, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
+import type { AssetIndex, IndexHit } from "./search-index.ts";
 import type { IndexedSource, LiveSource, Source, SourceQuery } from "./source.ts";
-import { UpstreamError } from "./http/types.ts";
 import { toSourceError } from "./source-error.ts";
 import { timeBox } from "./time-box.ts";
-import { expandTypes, typeWish, type TypeWish } from "./type-match.ts";
+import { expandTypes, type TypeWish, typeWish } from "./type-match.ts";
 
 export interface SearchDeps {
   sources: readonly Source[];
@@ -129,9 +129,12 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
     if (!isUnrecorded(err)) breaker.failure();
     const timeout = signal.aborted || toSourceError(source.id, err).kind === "timeout";
     return {
-      report: report(source, timeout
-        ? { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }
-        : { status: "error", count: 0, error: errorMessage(source, err), tookMs: took() }),
+      report: report(
+        source,
+        timeout
+          ? { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }
+          : { status: "error", count: 0, error: errorMessage(source, err), tookMs: took() },
+      ),
       listings: [],
     };
   } finally {

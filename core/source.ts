@@ -1,6 +1,6 @@
-import type { Asset, AssetDetails, AssetType, License, Pricing, Access, SourceCensus, Provider } from "./schemas/index.ts";
-import type { HttpClient } from "./http/types.ts";
 import type { Config } from "./config.ts";
+import type { HttpClient } from "./http/types.ts";
+import type { Access, Asset, AssetDetails, AssetType, License, Pricing, Provider, SourceCensus } from "./schemas/index.ts";
 
 /** What a source is asked for by one search (already validated). */
 export interface SourceQuery {

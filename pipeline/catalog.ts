@@ -23,8 +23,16 @@ const bound = (count: number, atLeast: boolean): CountWithBound => (atLeast ? { 
  */
 export function buildCatalog(censuses: SourceCensus[], sources: readonly Source[], countedAt: string): Catalog {
   const byId = new Map(sources.map((s) => [s.id, s]));
-  let listings = 0, free = 0, cc0 = 0, direct = 0, added = 0, counted = 0;
-  let listingsAtLeast = false, freeAtLeast = false, cc0AtLeast = false, directAtLeast = false;
+  let listings = 0,
+    free = 0,
+    cc0 = 0,
+    direct = 0,
+    added = 0,
+    counted = 0;
+  let listingsAtLeast = false,
+    freeAtLeast = false,
+    cc0AtLeast = false,
+    directAtLeast = false;
   const byType: Record<string, number> = {};
   const byTypeAtLeast = new Set<string>();
   const byLicense: Record<string, number> = {};

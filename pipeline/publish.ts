@@ -14,7 +14,10 @@ const LOOSE_FILES: readonly string[] = Object.values(PUBLISHED_FILES);
 export function setName(contents: SetContents, builtAt: string): string {
   const hash = createHash("sha256");
   for (const [key, file] of FILES) hash.update(`${file} ${Buffer.byteLength(contents[key])}\n`).update(contents[key]);
-  const time = new Date(builtAt).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const time = new Date(builtAt)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return `${time}-${hash.digest("hex").slice(0, 8)}`;
 }
 
@@ -40,8 +43,7 @@ function liveSet(dataDir: string): string | undefined {
   }
 }
 
-const isLeftover = (entry: string) =>
-  LOOSE_FILES.includes(entry) || [CURRENT_FILE, ...LOOSE_FILES].some((base) => isAtomicTemp(entry, base));
+const isLeftover = (entry: string) => LOOSE_FILES.includes(entry) || [CURRENT_FILE, ...LOOSE_FILES].some((base) => isAtomicTemp(entry, base));
 
 /** Removes the sets not kept, the leftovers of interrupted runs and the loose files of the layout before sets. */
 function prune(dataDir: string, keep: readonly string[]): void {

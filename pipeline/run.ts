@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { AssetIndex } from "../core/search-index.ts";
-import { Asset, SourceCensus, type Catalog } from "../core/schemas/index.ts";
+import { loadPublished, type Published, SETS_DIR } from "../core/published.ts";
 import type { Runtime } from "../core/runtime.ts";
+import { Asset, type Catalog, SourceCensus } from "../core/schemas/index.ts";
+import { AssetIndex } from "../core/search-index.ts";
 import type { Source } from "../core/source.ts";
-import { loadPublished, SETS_DIR, type Published } from "../core/published.ts";
 import { buildCatalog, neverCounted } from "./catalog.ts";
 import { addPoint, historyPoint } from "./history.ts";
 import { publishSet } from "./publish.ts";
@@ -90,9 +90,7 @@ async function crawlSource(source: Source, runtime: Runtime, previous: AssetInde
  * catalog-history.json and index.json.gz, published together as one set (see publishSet). A
  * failing source never loses what the previous run had. Returns the set's name too.
  */
-export async function runPipeline(
-  options: PipelineOptions,
-): Promise<{ catalog: Catalog; outcomes: SourceOutcome[]; set: string }> {
+export async function runPipeline(options: PipelineOptions): Promise<{ catalog: Catalog; outcomes: SourceOutcome[]; set: string }> {
   const { runtime, sources, dataDir } = options;
   const log = options.log ?? (() => {});
   const previous = previousOutput(dataDir, log);
@@ -103,10 +101,7 @@ export async function runPipeline(
 
   for (const source of sources.filter((s) => s.mode !== "link")) {
     const started = performance.now();
-    const [counted, crawled] = await Promise.all([
-      countSource(source, runtime, previous?.catalog),
-      crawlSource(source, runtime, previous?.index),
-    ]);
+    const [counted, crawled] = await Promise.all([countSource(source, runtime, previous?.catalog), crawlSource(source, runtime, previous?.index)]);
     if (counted.census) censuses.push(counted.census);
     assets.push(...crawled.assets);
     const errors = [counted.error && `census: ${counted.error}`, crawled.error && `crawl: ${crawled.error}`].filter(Boolean);

@@ -5,7 +5,7 @@ import { requireApiKey } from "./middleware/auth.ts";
 import { cors } from "./middleware/cors.ts";
 import { allowedHosts, requireHostHeader, requireKnownHost } from "./middleware/host.ts";
 import { createRateLimit } from "./middleware/rate-limit.ts";
-import { API, PAGE, type Handler, type Route, type Rules } from "./routes/route.ts";
+import { API, type Handler, PAGE, type Route, type Rules } from "./routes/route.ts";
 import { ROUTES } from "./routes/table.ts";
 import { httpMetrics } from "./stats/hooks.ts";
 

@@ -3,7 +3,7 @@
  * answers them with an empty body (431, 400, 408). Here they get the contract's JSON error
  * (`{ "error": "…" }`), and the time a client has to send its request is bounded.
  */
-import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from "node:http";
+import { type IncomingMessage, maxHeaderSize, type ServerOptions, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Config } from "../core/config.ts";
 

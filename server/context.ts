@@ -1,9 +1,9 @@
 import type { H3Event } from "h3";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { BreakerRegistry } from "../core/circuit-breaker.ts";
+import type { Published } from "../core/published.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
-import type { Published } from "../core/published.ts";
 import type { Usage } from "./stats/usage.ts";
 
 /** Everything a route needs, built once per process. */

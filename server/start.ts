@@ -1,16 +1,16 @@
 import type { Server as HttpServer } from "node:http";
-import { serve, type H3 } from "h3";
+import { type H3, serve } from "h3";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
-import { loadConfig, type Config } from "../core/config.ts";
+import { type Config, loadConfig } from "../core/config.ts";
+import { loadPublished } from "../core/published.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
 import { onClientError, onUnsupportedExpectation, requestTimeouts } from "./client-error.ts";
 import type { AppDeps } from "./context.ts";
 import { createRedisLimiter } from "./middleware/rate-limit.ts";
-import { loadPublished } from "../core/published.ts";
 import { exitOnSignal, gracefulShutdown, type Shutdown } from "./shutdown.ts";
-import { startMetricsServer, type MetricsServer } from "./stats/metrics.ts";
+import { type MetricsServer, startMetricsServer } from "./stats/metrics.ts";
 import { createUsage } from "./stats/usage.ts";
 
 /**

@@ -3,21 +3,19 @@
  * (too many assets to crawl daily). An item's `cdnUrl` is its GLB on cdn.3dassets.dev, a plain GET; every recorded one has it.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { collectWindow, followUpPage, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "3dassets";
 const SITE = "https://3dassets.dev";
 const API = `${SITE}/api/v1`;
-const build = assetMaker(ID);
-/** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
-const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 const SLUG = /^[a-z0-9][a-z0-9-]*$/i;
 
 const Named = z.looseObject({ slug: z.string().optional(), title: z.string() });

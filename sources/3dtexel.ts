@@ -4,13 +4,13 @@
  * with credits, searched live through its public JSON API (no key). Every download, even of a CC0 asset, needs an account.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { AssetDetails, AssetType, License } from "../core/schemas/index.ts";
 import { licenseKey, normalizeLicense } from "../core/license.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
+import type { AssetDetails, AssetType, License } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { htmlText } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
@@ -19,9 +19,7 @@ const ID = "3dtexel";
 const SITE = "https://3dtexel.com";
 const PUBLIC_API = `${SITE}/wp-json/3dtexel/v1/public`;
 const PRODUCTS_API = `${SITE}/wp-json/wp/v2/product`;
-const build = assetMaker(ID);
-/** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
-const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 /** The page size the search is asked for (the one of every recorded search). */
 const PAGE_SIZE = 50;
 
@@ -36,7 +34,7 @@ const LIBRARIES: Partial<Record<AssetType, string[]>> = {
 };
 /** The libraries whose downloads cost credits. */
 const PAID = new Set(["ai-pbr", "ai-decal", "ai-atlas", "ai-hdri", "ai-heightmap", "ai-backdrop", "ai-motion", "ai-3d", "alpha-brush", "ai-ies"]);
-const typeOfLibrary = (library: string) => ((Object.keys(LIBRARIES) as AssetType[]).find((t) => LIBRARIES[t]?.includes(library)) ?? "other");
+const typeOfLibrary = (library: string) => (Object.keys(LIBRARIES) as AssetType[]).find((t) => LIBRARIES[t]?.includes(library)) ?? "other";
 
 const Item = z.looseObject({
   id: z.number(),

@@ -4,15 +4,16 @@
  * A post's content holds its download links: Google Drive (or Patreon for exclusive textures), `requiresAuth` links, never
  * direct files, so the assets are not `downloadable`.
  */
-import { z } from "zod";
+
 import * as cheerio from "cheerio";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import { z } from "zod";
 import { licenseById } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { htmlText, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
@@ -42,7 +43,10 @@ export const postsUrl = (q: string, page: number, perPage: number) =>
 
 /** A post's embedded terms of one taxonomy (`post_tag`, `category`). */
 const termsOf = (post: Post, taxonomy: string) =>
-  (post._embedded?.["wp:term"] ?? []).flat().flatMap((raw) => Term.safeParse(raw).data ?? []).filter((t) => t.taxonomy === taxonomy);
+  (post._embedded?.["wp:term"] ?? [])
+    .flat()
+    .flatMap((raw) => Term.safeParse(raw).data ?? [])
+    .filter((t) => t.taxonomy === taxonomy);
 const namesOf = (post: Post, taxonomy: string) => [...new Set(termsOf(post, taxonomy).map((t) => t.name))];
 const isExclusive = (post: Post) => termsOf(post, "category").some((t) => t.slug === "patreon-exclusive");
 
@@ -73,7 +77,12 @@ function filesOf(post: Post): AssetFile[] {
   const $ = cheerio.load(post.content?.rendered ?? "");
   const size = /(\d{3,5})\s*[x×]\s*(\d{3,5})/i.exec($.root().text());
   const resolution = size ? pixelsToK(Math.max(Number(size[1]), Number(size[2]))) : undefined;
-  const urls = new Set($("a[href]").get().flatMap((el) => httpUrl($(el).attr("href"), SITE) ?? []).filter((href) => isDownload(new URL(href))));
+  const urls = new Set(
+    $("a[href]")
+      .get()
+      .flatMap((el) => httpUrl($(el).attr("href"), SITE) ?? [])
+      .filter((href) => isDownload(new URL(href))),
+  );
   const filename = (i: number) => `${post.slug}${i ? `-${i + 1}` : ""}.zip`;
   return [...urls].map((url, i) => compact({ url, filename: filename(i), format: "zip", resolution, group: "archive", requiresAuth: true }));
 }
@@ -93,8 +102,14 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const perPage = Math.min(query.limit, 100);
   const { pages, skip } = pageWindow(query.offset, query.limit, perPage);
   // A later page that fails ends the window there: the first page's results still stand.
-  const answers = await leadingPages(pages.map((page) => postsPage(postsUrl(query.q, page, perPage), io)), io.signal);
-  const all = answers.flatMap((a) => a.posts).slice(skip, skip + query.limit).map((post) => toAsset(post));
+  const answers = await leadingPages(
+    pages.map((page) => postsPage(postsUrl(query.q, page, perPage), io)),
+    io.signal,
+  );
+  const all = answers
+    .flatMap((a) => a.posts)
+    .slice(skip, skip + query.limit)
+    .map((post) => toAsset(post));
   const assets = all.filter((a) => wanted(a.type) && (!query.free || a.price?.free));
   return { assets, total: assets.length === all.length ? answers[0]?.total : undefined, searchUrl: searchUrl(query) };
 }
@@ -118,7 +133,10 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const whole = header !== undefined ? posts.length >= header : posts.length < CENSUS_PER_PAGE;
   const total = header ?? posts.length;
   const published = (p: Post) => Date.parse(p.date ?? "");
-  const newest = highest(posts.filter((p) => published(p) <= now.getTime()), published);
+  const newest = highest(
+    posts.filter((p) => published(p) <= now.getTime()),
+    published,
+  );
   return compact({
     total,
     atLeast: header === undefined && !whole ? true : undefined,
@@ -128,7 +146,10 @@ async function census(io: SourceIo): Promise<CensusBody> {
     byType: { texture: total },
     byLicense: { "CC0-1.0": total },
     unit: "assets",
-    addedLast30Days: addedLast30Days(now, posts.map((p) => p.date)),
+    addedLast30Days: addedLast30Days(
+      now,
+      posts.map((p) => p.date),
+    ),
     highlights: newest && [{ label: "Newest texture", title: htmlText(newest.title.rendered), url: newest.link }],
     method:
       header !== undefined

@@ -8,13 +8,13 @@
  * Downloads go through the site's own `/get?file=<name>` links, which log the download for its statistics, as the site asks.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { isoDay, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
@@ -29,7 +29,13 @@ const asset = assetMaker(ID);
 
 /** ambientCG's asset types and ours. Asked types go upstream as `type=` lists of theirs in this order, so one set gives one URL. */
 const TYPES: Record<string, AssetType> = {
-  material: "material", substance: "material", decal: "texture", atlas: "texture", hdri: "hdri", "3d-model": "model", terrain: "other",
+  material: "material",
+  substance: "material",
+  decal: "texture",
+  atlas: "texture",
+  hdri: "hdri",
+  "3d-model": "model",
+  terrain: "other",
 };
 
 /** `attributes` such as `2K-JPG` or `LQ-1K-PNG`; `url` is the site's `/get?file=` link. */
@@ -62,7 +68,15 @@ function filterParams(query: SourceQuery): string {
 /** "Day Sky HDRI 071 B" → ["Day Sky HDRI"]; "3D Apple 002" → ["3D Apple"]: the words before the number. */
 function categoriesOf(title: string): string[] {
   const words = title.trim().split(/\s+/);
-  const name = words.slice(0, Math.max(0, words.findIndex((w) => /^\d+$/.test(w)))).join(" ");
+  const name = words
+    .slice(
+      0,
+      Math.max(
+        0,
+        words.findIndex((w) => /^\d+$/.test(w)),
+      ),
+    )
+    .join(" ");
   return name ? [name] : [];
 }
 
@@ -109,7 +123,10 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const url = `${API}?${[filterParams(query), `limit=${query.limit}`, `offset=${query.offset}`, `include=${INCLUDE}`].filter(Boolean).join("&")}`;
   const { total, assets } = await fetchAssets(url, io);
   const wanted = typeFilter(query.types);
-  const kept = assets.map(toAsset).filter((a) => wanted(a.type)).slice(0, query.limit);
+  const kept = assets
+    .map(toAsset)
+    .filter((a) => wanted(a.type))
+    .slice(0, query.limit);
   // The upstream count only stands for what we return when no result had to be dropped here.
   const exact = kept.length === Math.min(assets.length, query.limit);
   return { assets: kept, total: exact ? total : undefined, searchUrl: searchUrl(query) };
@@ -135,7 +152,10 @@ function csvType(rows: CsvRow[]): AssetType {
 /** "PavingStones014" → "Paving Stones"; "DaySkyHDRI071B" → "Day Sky HDRI"; "3DApple002" → "3D Apple". */
 function csvCategory(assetId: string): string {
   const prefix = /^(.*?)\d+[A-Z]?$/.exec(assetId)?.[1] || assetId;
-  return prefix.replace(/(?<=.)([A-Z])(?=[a-z])/g, " $1").replace(/([a-z])([A-Z])/g, "$1 $2").trim();
+  return prefix
+    .replace(/(?<=.)([A-Z])(?=[a-z])/g, " $1")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .trim();
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {

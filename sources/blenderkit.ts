@@ -4,13 +4,13 @@
  * of the file, a plain GET; assets of a plan need the key of a person who has it (`BLENDERKIT_API_KEY`, as a Bearer token).
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { sum } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 
@@ -26,7 +26,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_PAGE_SIZE = 100; // the largest page the search API serves
 
 /** BlenderKit's asset types we search, per contract type, in the order they are asked. */
-const UPSTREAM_TYPES: Array<[AssetType, string[]]> = [["model", ["model", "printable", "scene"]], ["material", ["material"]], ["hdri", ["hdr"]]];
+const UPSTREAM_TYPES: Array<[AssetType, string[]]> = [
+  ["model", ["model", "printable", "scene"]],
+  ["material", ["material"]],
+  ["hdri", ["hdr"]],
+];
 
 const str = z.string().nullish();
 const num = z.number().nullish();
@@ -39,14 +43,23 @@ type File = z.infer<typeof File>;
 const BkAsset = z.looseObject({
   id: z.string(),
   assetBaseId: z.string().regex(UUID),
-  name: z.string(), displayName: str, description: str,
-  assetType: z.string(), category: str, tags: z.array(z.string()).nullish(),
-  isFree: bool, isForSale: bool, basePrice: num, canDownload: bool,
-  license: str, created: str,
+  name: z.string(),
+  displayName: str,
+  description: str,
+  assetType: z.string(),
+  category: str,
+  tags: z.array(z.string()).nullish(),
+  isFree: bool,
+  isForSale: bool,
+  basePrice: num,
+  canDownload: bool,
+  license: str,
+  created: str,
   author: z.looseObject({ fullName: str }).nullish(),
   files: z.array(File).nullish(),
   dictParameters: z.looseObject({ faceCount: num, rig: bool, animated: bool }).nullish(),
-  thumbnailMiddleUrl: str, thumbnailSmallUrl: str,
+  thumbnailMiddleUrl: str,
+  thumbnailSmallUrl: str,
 });
 type BkAsset = z.infer<typeof BkAsset>;
 
@@ -59,7 +72,10 @@ const headers = ({ config }: SourceIo) => (config.keys[KEY_ENV] ? { authorizatio
 /** Words and filters joined with `+`, each encoded as BlenderKit's own clients do (`asset_type%3Amodel%2Cscene`). */
 function queryParam(q: string, types: string[], free: boolean): string {
   const terms = [q.trim(), types.length ? `asset_type:${types.join(",")}` : "", free ? "is_free:true" : ""];
-  return terms.filter(Boolean).map((t) => encodeURIComponent(t).replace(/%20/g, "+")).join("+");
+  return terms
+    .filter(Boolean)
+    .map((t) => encodeURIComponent(t).replace(/%20/g, "+"))
+    .join("+");
 }
 
 /** BlenderKit types for the asked contract types (any type: all of ours); empty when none applies. */
@@ -164,7 +180,10 @@ async function getAsset(baseId: string, io: SourceIo): Promise<AssetDetails | nu
 async function census(io: SourceIo): Promise<CensusBody> {
   const count = async (types: string[], freeOnly: boolean) => (await searchPage(searchApiUrl("", types, freeOnly, 1, 1), io)).total;
   const perType = await Promise.all(UPSTREAM_TYPES.map(async ([type, upstream]) => [type, await count(upstream, false)] as const));
-  const free = await count(UPSTREAM_TYPES.flatMap(([, upstream]) => upstream), true);
+  const free = await count(
+    UPSTREAM_TYPES.flatMap(([, upstream]) => upstream),
+    true,
+  );
   return {
     total: sum(perType, ([, n]) => n),
     free,

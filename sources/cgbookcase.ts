@@ -8,15 +8,16 @@
  * script swaps it for the others). Files sit on a hotlink-protected CDN behind that "thanks" page, so
  * they are listed as `requiresAuth` links and the assets are not `downloadable`.
  */
-import { z } from "zod";
+
 import * as cheerio from "cheerio";
-import type { SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import { z } from "zod";
 import { licenseById } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { isoDay, kResolution } from "./kit/texture-sites.ts";
 
@@ -27,7 +28,11 @@ const asset = assetMaker(ID);
 const pageUrl = (slug: string) => `${SITE}/textures/${encodeURIComponent(slug)}`;
 
 /** "Brick Wall 29" → "brick-wall-29", the texture's path on the site. */
-export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+export const slugOf = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 
 const Entry = z.looseObject({
   title: z.string().refine((t) => slugOf(t) !== ""),
@@ -79,7 +84,10 @@ export function filesOfPage(html: string, url: string): AssetFile[] {
   const thanks = (file: string, n: string) => `${SITE}/textures/thanks?t=${encodeURIComponent(file)}&r=${encodeURIComponent(n)}&u=${encodeURIComponent(u)}`;
   const file = (filename: string, n: string, fileUrl = thanks(filename, n)): AssetFile =>
     compact({ url: fileUrl, filename, format: "zip", resolution: kResolution(`${n}K`), group: "archive", requiresAuth: true });
-  const sizes = $("select#resolution option").map((_, el) => $(el).attr("value") ?? "").get().filter((v) => /^\d+$/.test(v));
+  const sizes = $("select#resolution option")
+    .map((_, el) => $(el).attr("value") ?? "")
+    .get()
+    .filter((v) => /^\d+$/.test(v));
   const sizeInName = new RegExp(`_${r}K\\.zip$`, "i");
   if (!sizes.includes(r) || !sizeInName.test(t)) return [file(t, r, link.href)];
   return sizes.map((n) => (n === r ? file(t, r) : file(t.replace(sizeInName, `_${n}K.zip`), n)));
@@ -91,14 +99,23 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
   const entry = answers?.[0].find((e) => slugOf(e.title) === slug);
   if (!answers || !entry) return null;
   const files = filesOfPage(answers[1].text, url);
-  return { ...toAsset(entry, files.flatMap((f) => f.resolution ?? [])), files };
+  return {
+    ...toAsset(
+      entry,
+      files.flatMap((f) => f.resolution ?? []),
+    ),
+    files,
+  };
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
   const entries = await catalogue(io);
   const now = io.now();
   const released = (e: Entry) => Date.parse(isoDay(e.releasedate) ?? "");
-  const newest = highest(entries.filter((e) => released(e) <= now.getTime()), released);
+  const newest = highest(
+    entries.filter((e) => released(e) <= now.getTime()),
+    released,
+  );
   const total = entries.length;
   return compact({
     total,
@@ -107,7 +124,10 @@ async function census(io: SourceIo): Promise<CensusBody> {
     byLicense: { "CC0-1.0": total },
     categories: countBy(entries, (e) => e.categories),
     unit: "assets",
-    addedLast30Days: addedLast30Days(now, entries.map((e) => isoDay(e.releasedate))),
+    addedLast30Days: addedLast30Days(
+      now,
+      entries.map((e) => isoDay(e.releasedate)),
+    ),
     highlights: newest && [{ label: "Newest texture", title: newest.title, url: pageUrl(slugOf(newest.title)) }],
     method: "cgbookcase /api/textures (the whole catalogue in one array): every texture counted, release dates for the last 30 days",
   });

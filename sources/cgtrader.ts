@@ -8,14 +8,14 @@
  */
 import * as cheerio from "cheerio";
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, License } from "../core/schemas/index.ts";
 import type { TextResponse } from "../core/http/types.ts";
 import { normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails, License } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -46,12 +46,15 @@ const pageUrlOf = (nativeId: string) => `${SITE}/${nativeId.split("~").join("/")
 const Item = z.looseObject({
   id: z.union([z.string(), z.number()]),
   attributes: z.looseObject({
-    title: z.string(), price: num, description: str,
+    title: z.string(),
+    price: num,
+    description: str,
     /** The product page, read as its native id: an item whose URL is no product page is left out. */
     url: z.string().transform(nativeIdOf).pipe(z.string()),
     schemaImageUrl: str,
     primaryImage: z.looseObject({ gridUrl: str, gridFallbackUrl: str }).nullish(),
-    categoryTitle: str, subcategoryTitle: str,
+    categoryTitle: str,
+    subcategoryTitle: str,
     metaverseFormatsList: list({ name: str }),
     modelInfo: z.looseObject({ types: z.looseObject({ animated: bool, rigged: bool }).nullish() }).nullish(),
   }),
@@ -67,7 +70,8 @@ const Props = z.looseObject({
   detailsArea: z.looseObject({ polygons: num, animated: bool, rigged: bool, publishDate: str, nativeFormats: Formats, exchangeFormats: Formats }).nullish(),
 });
 const Product = z.looseObject({
-  "@type": z.literal("Product"), name: z.string(),
+  "@type": z.literal("Product"),
+  name: z.string(),
   brand: z.looseObject({ name: str }).nullish(),
   offers: z.looseObject({ price: z.union([z.string(), z.number()]).nullish(), priceCurrency: str }).nullish(),
   image: list({ contentUrl: str, license: str }),
@@ -81,8 +85,7 @@ export function listingUrl(q: string, free: boolean, page = 1): string {
 
 /** The AWS WAF challenge (202) or any answer carrying its marks. */
 const WAF_MARKS = /awsWafCookieDomainList|gokuProps|\.awswaf\.com\/|challenge-container/;
-const isChallenge = (res: TextResponse) =>
-  res.status === 202 || Boolean(res.headers["x-amzn-waf-action"]) || WAF_MARKS.test(res.text.slice(0, 4000));
+const isChallenge = (res: TextResponse) => res.status === 202 || Boolean(res.headers["x-amzn-waf-action"]) || WAF_MARKS.test(res.text.slice(0, 4000));
 
 /** GET without the cache (see the header comment), with the bot wall turned into one clear error. */
 async function fetchPage(url: string, accept: string, io: SourceIo): Promise<TextResponse> {
@@ -151,7 +154,9 @@ function license(code: string | null | undefined, imageUrl: string | null | unde
 
 /** The first JSON-LD Product of the page, alone, in a list or in an `@graph`. */
 function jsonLdProduct($: cheerio.CheerioAPI) {
-  const scripts = $('script[type="application/ld+json"]').toArray().map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
+  const scripts = $('script[type="application/ld+json"]')
+    .toArray()
+    .map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
   const nodes = scripts.flatMap((data) => (Array.isArray(data) ? data : [data, ...(data?.["@graph"] ?? [])]));
   return nodes.map((node) => Product.safeParse(node).data).find((product) => product !== undefined);
 }
@@ -166,7 +171,11 @@ function htmlText(html: string): string {
   const $ = cheerio.load(html, null, false);
   $("br").replaceWith("\n");
   $("p, li, div").after("\n");
-  return $.root().text().replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+  return $.root()
+    .text()
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 const stripTitle = (title: string) => title.replace(/\s*\|\s*(?:free\s+)?3d\s+model\s*$/i, "").trim();
@@ -188,25 +197,31 @@ export function parseProductPage(html: string, pageUrl: string, nativeId: string
   const slug = nativeId.split("~").at(-1);
   const group = (format: string) => (IMAGE_FORMATS.has(format) ? "textures" : format);
   const files = formats.map((format) => ({ url: pageUrl, filename: `${slug}.${format}`, format, group: group(format), requiresAuth: true }));
-  return { files, ...asset(nativeId, {
-    title,
-    description: about?.description ? htmlText(about.description) : undefined,
-    type: "model",
-    tags: about?.relatedTags?.map((t) => t.text),
-    // "3D Models" / "Free 3D Models" › category › subcategory › the item itself.
-    categories: about?.breadcrumbs?.slice(1, -1).map((c) => c.title.trim()).filter(Boolean),
-    url: pageUrl,
-    thumbnailUrl: $('meta[property="og:image"]').attr("content") ?? product?.image?.[0]?.contentUrl,
-    author: props?.sellerArea?.designerName ?? product?.brand?.name,
-    license: license(pricing?.license, product?.image?.find((i) => i.license?.startsWith("https://"))?.license),
-    price: free === undefined ? undefined : free ? { free } : { free, ...paid },
-    formats,
-    polyCount: details?.polygons != null ? Math.round(details.polygons) : undefined,
-    animated: details?.animated,
-    rigged: details?.rigged,
-    downloadable: false,
-    createdAt: details?.publishDate && !Number.isNaN(Date.parse(details.publishDate)) ? details.publishDate : undefined,
-  }) };
+  return {
+    files,
+    ...asset(nativeId, {
+      title,
+      description: about?.description ? htmlText(about.description) : undefined,
+      type: "model",
+      tags: about?.relatedTags?.map((t) => t.text),
+      // "3D Models" / "Free 3D Models" › category › subcategory › the item itself.
+      categories: about?.breadcrumbs
+        ?.slice(1, -1)
+        .map((c) => c.title.trim())
+        .filter(Boolean),
+      url: pageUrl,
+      thumbnailUrl: $('meta[property="og:image"]').attr("content") ?? product?.image?.[0]?.contentUrl,
+      author: props?.sellerArea?.designerName ?? product?.brand?.name,
+      license: license(pricing?.license, product?.image?.find((i) => i.license?.startsWith("https://"))?.license),
+      price: free === undefined ? undefined : free ? { free } : { free, ...paid },
+      formats,
+      polyCount: details?.polygons != null ? Math.round(details.polygons) : undefined,
+      animated: details?.animated,
+      rigged: details?.rigged,
+      downloadable: false,
+      createdAt: details?.publishDate && !Number.isNaN(Date.parse(details.publishDate)) ? details.publishDate : undefined,
+    }),
+  };
 }
 
 async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {

@@ -3,8 +3,9 @@
  * Sketchfab Store and ArtStation Marketplace content). The site blocks bots, so this is a link-only
  * source: it is never fetched; a search answers with the same search on the site.
  */
-import type { SourceQuery } from "../core/source.ts";
+
 import type { AssetType } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { defineSource } from "./kit/define.ts";
 
 const SITE = "https://www.fab.com";

@@ -5,13 +5,13 @@
  * `cdn.jsdelivr.net/fontsource/fonts/<id>@latest/`, at first `cdn.jsdelivr.net/npm/@fontsource/<id>/files/`), never guessed.
  */
 import { z } from "zod";
-import type { SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
 import { licenseFromSpdx } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { countBy, highest } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, unlessGone } from "./kit/fetch.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
@@ -76,9 +76,17 @@ export function fontsourceFiles(detail: z.infer<typeof FontDetail>): AssetFile[]
   const faces = Object.entries(detail.variants).flatMap(([weight, byStyle]) =>
     Object.entries(byStyle).flatMap(([style, bySubset]) => Object.entries(bySubset).map(([subset, { url }]) => ({ weight, style, subset, urls: url }))),
   );
-  const rank = (f: (typeof faces)[number]) =>
-    [f.subset === (detail.defSubset ?? "latin") ? 0 : 1, Math.abs(Number(f.weight) - 400) || 0, f.style === "normal" ? 0 : 1];
-  faces.sort((a, b) => rank(a).map((r, i) => r - rank(b)[i]!).find((d) => d !== 0) ?? 0);
+  const rank = (f: (typeof faces)[number]) => [
+    f.subset === (detail.defSubset ?? "latin") ? 0 : 1,
+    Math.abs(Number(f.weight) - 400) || 0,
+    f.style === "normal" ? 0 : 1,
+  ];
+  faces.sort(
+    (a, b) =>
+      rank(a)
+        .map((r, i) => r - rank(b)[i]!)
+        .find((d) => d !== 0) ?? 0,
+  );
   return faces.flatMap((face) =>
     // The known formats first, then any other the API names.
     [...new Set([...FORMATS, ...Object.keys(face.urls)])].flatMap((key) => {
@@ -117,7 +125,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
       { label: "Variable fonts", title: "Fonts with a variable version", url: SITE, value: fonts.filter((f) => f.variable === true).length },
       { label: "Google Fonts families", title: "Families also on Google Fonts", url: SITE, value: fonts.filter((f) => f.type === "google").length },
     ].filter((h) => h !== undefined),
-    method: "Fontsource API: /v1/fonts lists the whole catalogue in one response; every font family counted " +
+    method:
+      "Fontsource API: /v1/fonts lists the whole catalogue in one response; every font family counted " +
       "(the API gives no publication dates, so no 30-day count)",
   };
 }

@@ -4,12 +4,12 @@
  */
 import { z } from "zod";
 import { ccLicenseFromUrl } from "../core/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { htmlText } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
@@ -17,9 +17,7 @@ import { isHttpUrl } from "./kit/url.ts";
 const ID = "freesound";
 const SITE = "https://freesound.org";
 const API = "https://freesound.org/apiv2";
-const build = assetMaker(ID);
-/** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
-const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 export const SEARCH_FIELDS = "id,name,url,username,license,tags,description,created,duration,type,filesize,previews,images,num_downloads,avg_rating";
 const PREVIEWS = ["preview-hq-mp3", "preview-hq-ogg", "preview-lq-mp3", "preview-lq-ogg"] as const;
 const extOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();

@@ -4,12 +4,12 @@
  * licence is claimed: the API gives none (a family is under OFL, Apache 2.0 or the Ubuntu Font Licence, as its page says).
  */
 import { z } from "zod";
-import type { SourceQuery } from "../core/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { SourceError, toSourceError } from "../core/source-error.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
 import type { SourceIo } from "./kit/fetch.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
 import { isHttpUrl } from "./kit/url.ts";
@@ -31,7 +31,12 @@ const WebFont = z.looseObject({
 });
 type WebFont = z.infer<typeof WebFont>;
 /** `Press Start 2P` → `press-start-2p` (the nativeId). */
-export const slugOf = (family: string) => family.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+export const slugOf = (family: string) =>
+  family
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?query=${encodeURIComponent(q.trim())}` : SITE);
 const pageUrl = (family: string) => `${SITE}/specimen/${family.trim().split(/\s+/).map(encodeURIComponent).join("+")}`;
 /** gstatic answers https as well; the API still lists http URLs. */
@@ -42,10 +47,12 @@ async function list(io: SourceIo): Promise<WebFont[]> {
   const key = io.config.keys[KEY_ENV];
   if (!key) throw new SourceError(ID, "config", `${KEY_ENV} is not set (the Google Fonts API needs a key)`);
   const hide = (s: string) => s.split(encodeURIComponent(key)).join("<key>");
-  return (await io.get(`${API}?key=${encodeURIComponent(key)}`, z.looseObject({ items: z.array(WebFont) })).catch((err: unknown) => {
-    const { kind, message, url, status } = toSourceError(ID, err);
-    throw new SourceError(ID, kind, hide(message.slice(ID.length + 2)), url && hide(url), { status });
-  })).items;
+  return (
+    await io.get(`${API}?key=${encodeURIComponent(key)}`, z.looseObject({ items: z.array(WebFont) })).catch((err: unknown) => {
+      const { kind, message, url, status } = toSourceError(ID, err);
+      throw new SourceError(ID, kind, hide(message.slice(ID.length + 2)), url && hide(url), { status });
+    })
+  ).items;
 }
 
 function toAsset(font: WebFont): Asset {
@@ -95,7 +102,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
       widest && { label: "Most styles", title: widest.family, url: pageUrl(widest.family), value: widest.variants.length },
       { label: "Font files (one per style)", title: "TTF files listed by the API", url: SITE, value: sum(fonts, (f) => Object.keys(f.files).length) },
     ].filter((h) => h !== undefined),
-    method: "Google Fonts Developer API: one /webfonts/v1/webfonts list, every family counted; " +
+    method:
+      "Google Fonts Developer API: one /webfonts/v1/webfonts list, every family counted; " +
       "the API gives neither licences nor dates added, so no licence breakdown or 30-day count",
   };
 }

@@ -18,8 +18,7 @@ const ID = "hdrihub";
 const SITE = "https://www.hdri-hub.com";
 const CATEGORY = `${SITE}/shop/hdri`;
 const CURRENCIES: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP" };
-const make = assetMaker(ID);
-const asset: typeof make = (id, fields) => ({ ...make(id, fields), tags: fields.tags || [] }); // the kit's compact drops an empty tag list
+const asset = assetMaker(ID);
 
 /** The type of a product by its shop path: `/shop/hdri/…` HDRIs, bundles packs, 3D people models. */
 export function typeOfPath(path: string): AssetType {

@@ -4,13 +4,13 @@
  * with its own licence; its files: the set's IconifyJSON (npm `@iconify-json/<prefix>` on jsDelivr) and an SVG per visible icon.
  */
 import { z } from "zod";
-import type { SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
 import { licenseFromSpdx } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "iconify";
@@ -45,7 +45,8 @@ function toAsset(prefix: string, info: Info): Asset {
   const height = Array.isArray(info.height) ? info.height.join("/") : info.height;
   return asset(prefix, {
     title: info.name,
-    description: `${Math.round(info.total ?? 0)} ${info.palette ? "multicolour" : "monochrome"} SVG icons${height ? ` on a ${height}px grid` : ""}` +
+    description:
+      `${Math.round(info.total ?? 0)} ${info.palette ? "multicolour" : "monochrome"} SVG icons${height ? ` on a ${height}px grid` : ""}` +
       `${info.category ? ` (${info.category})` : ""}${info.version ? `, version ${info.version}` : ""}. Icon set prefix: ${prefix}.`,
     type: "ui",
     tags: [...new Set(["icons", prefix, ...(info.tags ?? []), ...(info.samples ?? [])])],
@@ -75,7 +76,9 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const set = info && (await unlessGone(io.get(url, IconSet)));
   if (!info || !set) return null;
   if (set.prefix !== nativeId) throw shapeError(ID, url, `${url} is not the IconifyJSON of '${nativeId}'`);
-  const names = Object.entries(set.icons).filter(([, icon]) => !icon.hidden).map(([name]) => name);
+  const names = Object.entries(set.icons)
+    .filter(([, icon]) => !icon.hidden)
+    .map(([name]) => name);
   const files: AssetFile[] = [
     { url, filename: `${nativeId}.json`, format: "json", group: "iconify-json" },
     ...names.map((name) => ({ url: svgUrl(nativeId, name), filename: `${name}.svg`, format: "svg", group: "svg" })),

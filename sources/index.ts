@@ -1,4 +1,7 @@
 import type { Source } from "../core/source.ts";
+import { threeDAssets } from "./3dassets.ts";
+import { threeDTexel } from "./3dtexel.ts";
+import { threeDTextures } from "./3dtextures.ts";
 import { ambientcg } from "./ambientcg.ts";
 import { blenderkit } from "./blenderkit.ts";
 import { cgbookcase } from "./cgbookcase.ts";
@@ -23,9 +26,6 @@ import { sketchfab } from "./sketchfab.ts";
 import { texturecan } from "./texturecan.ts";
 import { texturescom } from "./texturescom.ts";
 import { thingiverse } from "./thingiverse.ts";
-import { threeDAssets } from "./3dassets.ts";
-import { threeDTexel } from "./3dtexel.ts";
-import { threeDTextures } from "./3dtextures.ts";
 import { turbosquid } from "./turbosquid.ts";
 
 /** Every source, in the order the providers list shows them: indexed, live, then link-only. */

@@ -4,14 +4,14 @@
  * go through itch.io's own flow (download/purchase page, often a payment), so every file is a `requiresAuth` link to
  * the asset's page and nothing is downloadable by this server.
  */
-import { load, type CheerioAPI } from "cheerio";
+import { type CheerioAPI, load } from "cheerio";
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, Price } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile, AssetType, Price } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { followUpPage } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -34,7 +34,12 @@ const TAG_KINDS: Array<[AssetType, readonly string[]]> = [
   ["audio", ["music", "sound-effects", "sfx", "audio", "soundtrack"]],
   ["font", ["fonts", "font"]],
 ];
-const CURRENCIES: Array<[RegExp, string]> = [[/\$/, "USD"], [/€/, "EUR"], [/£/, "GBP"], [/¥/, "JPY"]];
+const CURRENCIES: Array<[RegExp, string]> = [
+  [/\$/, "USD"],
+  [/€/, "EUR"],
+  [/£/, "GBP"],
+  [/¥/, "JPY"],
+];
 /** File groups by extension. */
 const GROUPS = { archive: ["zip", "rar", "7z", "tar.gz", "tgz", "tar"], audio: ["ogg", "wav", "mp3", "flac"], font: ["ttf", "otf", "woff", "woff2"] };
 
@@ -76,27 +81,29 @@ export function parseSize(text: string | undefined): number | undefined {
 
 /** Every `.game_cell` of a search page or browse listing, as Assets. `fallbackType` types cards with no hint. */
 function cardsOf($: CheerioAPI, fallbackType: AssetType): Asset[] {
-  return $(".game_cell").toArray().flatMap((el) => {
-    const cell = $(el);
-    const link = cell.find("a.title.game_link").first();
-    const nativeId = nativeIdOf(link.attr("href"));
-    const title = link.text().trim();
-    if (!nativeId || !title) return [];
-    const img = cell.find(".game_thumb img").first();
-    const text = cell.find(".game_text").first();
-    const priceTag = cell.find(".price_tag").first();
-    const hint = (priceTag.attr("title") ?? "").toLowerCase(); // itch.io names the kind of listing here ("… for this audio pack")
-    return asset(nativeId, {
-      title,
-      description: (text.attr("title") ?? text.text()).trim(),
-      type: /\baudio\b|\bsoundtrack\b/.test(hint) ? "audio" : /\bfont\b/.test(hint) ? "font" : fallbackType,
-      url: gameUrl(nativeId),
-      thumbnailUrl: img.attr("data-lazy_src") ?? img.attr("src"),
-      author: cell.find(".game_author a").first().text().trim(),
-      price: priceTag.length ? (parsePrice(priceTag.find(".price_value").text()) ?? { free: false }) : { free: true },
-      downloadable: false,
+  return $(".game_cell")
+    .toArray()
+    .flatMap((el) => {
+      const cell = $(el);
+      const link = cell.find("a.title.game_link").first();
+      const nativeId = nativeIdOf(link.attr("href"));
+      const title = link.text().trim();
+      if (!nativeId || !title) return [];
+      const img = cell.find(".game_thumb img").first();
+      const text = cell.find(".game_text").first();
+      const priceTag = cell.find(".price_tag").first();
+      const hint = (priceTag.attr("title") ?? "").toLowerCase(); // itch.io names the kind of listing here ("… for this audio pack")
+      return asset(nativeId, {
+        title,
+        description: (text.attr("title") ?? text.text()).trim(),
+        type: /\baudio\b|\bsoundtrack\b/.test(hint) ? "audio" : /\bfont\b/.test(hint) ? "font" : fallbackType,
+        url: gameUrl(nativeId),
+        thumbnailUrl: img.attr("data-lazy_src") ?? img.attr("src"),
+        author: cell.find(".game_author a").first().text().trim(),
+        price: priceTag.length ? (parsePrice(priceTag.find(".price_value").text()) ?? { free: false }) : { free: true },
+        downloadable: false,
+      });
     });
-  });
 }
 
 const BrowsePage = z.object({ page: z.number().optional(), num_items: z.number(), content: z.string() });
@@ -169,7 +176,11 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
 
 const opt = z.string().optional();
 const DataJson = z.looseObject({
-  id: z.number(), title: z.string(), price: opt, cover_image: opt, tags: z.array(z.string()).optional(),
+  id: z.number(),
+  title: z.string(),
+  price: opt,
+  cover_image: opt,
+  tags: z.array(z.string()).optional(),
   authors: z.array(z.looseObject({ name: z.string(), url: opt })).optional(),
 });
 const extensionOf = (name: string) => /\.((?:tar\.)?[a-z0-9]{1,8})$/i.exec(name.trim())?.[1]?.toLowerCase();
@@ -177,18 +188,22 @@ const groupOf = (format: string | undefined) => Object.entries(GROUPS).find(([, 
 
 /** The uploads of a page: every one is fetched through itch.io's download flow, so `requiresAuth`. */
 function uploadsOf($: CheerioAPI, pageUrl: string): AssetFile[] {
-  return $(".upload_list_widget .upload").toArray().flatMap((el) => {
-    const name = $(el).find(".upload_name .name").first();
-    const filename = (name.attr("title") ?? name.text()).trim();
-    const format = extensionOf(filename);
-    const sizeBytes = parseSize($(el).find(".file_size").first().text());
-    return filename ? [compact({ url: pageUrl, filename, format: format ?? "unknown", sizeBytes, group: groupOf(format), requiresAuth: true })] : [];
-  });
+  return $(".upload_list_widget .upload")
+    .toArray()
+    .flatMap((el) => {
+      const name = $(el).find(".upload_name .name").first();
+      const filename = (name.attr("title") ?? name.text()).trim();
+      const format = extensionOf(filename);
+      const sizeBytes = parseSize($(el).find(".file_size").first().text());
+      return filename ? [compact({ url: pageUrl, filename, format: format ?? "unknown", sizeBytes, group: groupOf(format), requiresAuth: true })] : [];
+    });
 }
 
 /** The "More information" table: label → cell. */
 function infoTable($: CheerioAPI) {
-  const rows = $(".game_info_panel_widget tr").toArray().map((tr) => $(tr).find("td"));
+  const rows = $(".game_info_panel_widget tr")
+    .toArray()
+    .map((tr) => $(tr).find("td"));
   return new Map(rows.filter((cells) => cells.length >= 2).map((cells) => [cells.first().text().trim().toLowerCase(), cells.eq(1)]));
 }
 
@@ -205,28 +220,36 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const table = infoTable($);
   const meta = (selector: string) => $(selector).attr("content")?.trim();
   const files = uploadsOf($, pageUrl);
-  return { files, ...asset(id, {
-    title: d.title,
-    description: meta('meta[name="description"]') || meta('meta[property="og:description"]'),
-    type: typeFromTags(d.tags ?? []),
-    tags: d.tags,
-    url: pageUrl,
-    thumbnailUrl: d.cover_image,
-    author: d.authors?.[0]?.name ?? table.get("author")?.text().trim(),
-    license: normalizeLicense(table.get("asset license")?.text().trim()),
-    price: /name your own price/i.test($(".buy_message").first().text()) ? { free: true } : (parsePrice(d.price) ?? { free: true }),
-    formats: [...new Set(files.map((f) => f.format).filter((f) => f !== "unknown"))],
-    downloadable: false,
-  }) };
+  return {
+    files,
+    ...asset(id, {
+      title: d.title,
+      description: meta('meta[name="description"]') || meta('meta[property="og:description"]'),
+      type: typeFromTags(d.tags ?? []),
+      tags: d.tags,
+      url: pageUrl,
+      thumbnailUrl: d.cover_image,
+      author: d.authors?.[0]?.name ?? table.get("author")?.text().trim(),
+      license: normalizeLicense(table.get("asset license")?.text().trim()),
+      price: /name your own price/i.test($(".buy_message").first().text()) ? { free: true } : (parsePrice(d.price) ?? { free: true }),
+      formats: [...new Set(files.map((f) => f.format).filter((f) => f !== "unknown"))],
+      downloadable: false,
+    }),
+  };
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
   const { assets, count } = await browsePage(CENSUS_URL, "model", io);
   const listed = Math.max(count, assets.length);
   return {
-    total: listed, atLeast: true, free: listed, byType: { model: listed }, unit: "packs",
+    total: listed,
+    atLeast: true,
+    free: listed,
+    byType: { model: listed },
+    unit: "packs",
     highlights: assets.slice(0, 3).map((a) => ({ label: "Popular free 3D asset pack", title: a.title, url: a.url })),
-    method: "One request to itch.io's browse listing of free 3D game assets (/game-assets/free/tag-3d?format=json&page=1). " +
+    method:
+      "One request to itch.io's browse listing of free 3D game assets (/game-assets/free/tag-3d?format=json&page=1). " +
       "itch.io publishes no catalogue totals there, so every number is a lower bound: the listings on that first page (num_items).",
   };
 }

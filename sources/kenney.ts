@@ -8,13 +8,13 @@
  *   `og:image`, `og:description`, the pack zip. The crawl reads every pack page: only there do tags say what a pack holds.
  */
 import * as cheerio from "cheerio";
-import type { SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { readItemPages } from "./kit/item-pages.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -72,23 +72,30 @@ function decode(text: string | undefined): string | undefined {
 /** Parses every `div.asset` card of a listing page; cards without a pack link are skipped. */
 export function parseCards(html: string): KenneyCard[] {
   const $ = cheerio.load(html);
-  return $("div.asset").toArray().flatMap((el) => {
-    const card = $(el);
-    const link = card.find("h2 a").first();
-    const slug = SLUG.exec(httpUrl(link.attr("href"), SITE) ?? "")?.[1];
-    const title = link.text().trim();
-    if (!slug || !title) return [];
-    const cover = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(card.find(".cover").attr("style") ?? "")?.[1];
-    const hrefs = card.find("a[href]").toArray().map((a) => $(a).attr("href") ?? "");
-    const linked = (kind: string) => decode(hrefs.map((href) => new RegExp(`[/?&]${kind}[:=]([^/?&#]+)`).exec(href)?.[1]).find(Boolean));
-    return [compact({ slug, title, url: packUrl(slug), thumbnailUrl: httpUrl(cover, SITE), category: linked("category"), series: linked("series") })];
-  });
+  return $("div.asset")
+    .toArray()
+    .flatMap((el) => {
+      const card = $(el);
+      const link = card.find("h2 a").first();
+      const slug = SLUG.exec(httpUrl(link.attr("href"), SITE) ?? "")?.[1];
+      const title = link.text().trim();
+      if (!slug || !title) return [];
+      const cover = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(card.find(".cover").attr("style") ?? "")?.[1];
+      const hrefs = card
+        .find("a[href]")
+        .toArray()
+        .map((a) => $(a).attr("href") ?? "");
+      const linked = (kind: string) => decode(hrefs.map((href) => new RegExp(`[/?&]${kind}[:=]([^/?&#]+)`).exec(href)?.[1]).find(Boolean));
+      return [compact({ slug, title, url: packUrl(slug), thumbnailUrl: httpUrl(cover, SITE), category: linked("category"), series: linked("series") })];
+    });
 }
 
 /** Whether the pagination of a listing page links to page `n`. */
 function linksToPage(html: string, n: number): boolean {
   const $ = cheerio.load(html);
-  return $("ul.pagination a[href]").toArray().some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
+  return $("ul.pagination a[href]")
+    .toArray()
+    .some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
 }
 
 /** A card as an Asset, with what its pack page adds when it could be read. */
@@ -142,11 +149,17 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const title = $("h1").first().text().trim();
   if (!title) throw shapeError(ID, url, `pack page ${url} has no title (page changed?)`);
   /** The cell beside the row title `label` in the details table. */
-  const row = (label: string) => $("td.title").filter((_, td) => $(td).text().trim().toLowerCase() === label).first().next("td");
+  const row = (label: string) =>
+    $("td.title")
+      .filter((_, td) => $(td).text().trim().toLowerCase() === label)
+      .first()
+      .next("td");
   const category = row("category").text().trim() || undefined;
   const licenseLink = row("license").find("a").first();
   const license = normalizeLicense(licenseLink.text().trim() || row("license").text().trim(), httpUrl(licenseLink.attr("href"), SITE));
-  const links = $("a[href]").toArray().flatMap((a) => httpUrl($(a).attr("href"), SITE) ?? []);
+  const links = $("a[href]")
+    .toArray()
+    .flatMap((a) => httpUrl($(a).attr("href"), SITE) ?? []);
   const zips = new Set(links.filter((u) => new URL(u).hostname === "kenney.nl" && /\.zip$/i.test(new URL(u).pathname)));
   const files = [...zips].map((zip) => {
     const filename = decode(new URL(zip).pathname.split("/").pop()) ?? `kenney_${slug}.zip`;
@@ -157,12 +170,21 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
     title,
     description: $("meta[property='og:description']").attr("content")?.trim(),
     type: typeOf(category, title),
-    tags: uniqueTags([...row("tags").find("a").toArray().map((a) => $(a).text().trim()), ...SITE_TAGS]),
+    tags: uniqueTags([
+      ...row("tags")
+        .find("a")
+        .toArray()
+        .map((a) => $(a).text().trim()),
+      ...SITE_TAGS,
+    ]),
     categories: category ? [category] : [],
     thumbnailUrl: httpUrl($("meta[property='og:image']").attr("content"), SITE),
     license: license ?? licenseById("CC0-1.0"),
     downloadable: files.length > 0,
-    createdAt: $("td[title]").toArray().flatMap((td) => isoDay($(td).attr("title")) ?? []).sort()[0],
+    createdAt: $("td[title]")
+      .toArray()
+      .flatMap((td) => isoDay($(td).attr("title")) ?? [])
+      .sort()[0],
   });
   return { ...details, files };
 }

@@ -19,8 +19,7 @@ const ID = "opengameart";
 const SITE = "https://opengameart.org";
 const PAGE_SIZE = 24;
 const MAX_PAGES = 6; // result pages one search may read at most (limit ≤ 100 spans at most 6 pages of 24)
-const make = assetMaker(ID);
-const asset: typeof make = (id, fields) => ({ ...make(id, fields), tags: fields.tags || [] }); // the kit's compact drops an empty tag list
+const asset = assetMaker(ID);
 
 /** OpenGameArt's art types (taxonomy term ids of `field_art_type_tid`, from the search page's own filter) and ours. */
 const ART_TYPES = [

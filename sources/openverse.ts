@@ -3,23 +3,21 @@
  * WordPress.org, searched live through its public API, anonymously: at most 20 results per page, and only the first pages.
  */
 import { z } from "zod";
-import { ccLicense } from "../core/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
+import { ccLicense } from "../core/license.ts";
+import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "openverse";
 const SITE = "https://openverse.org";
 const API = "https://api.openverse.org/v1";
-const build = assetMaker(ID);
-/** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
-const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AUDIO_EXT = /\.(mp3|ogg|oga|opus|wav|flac|aiff?|m4a|aac|mid|midi)$/i;
@@ -66,7 +64,12 @@ export function isPlainFileUrl(url: string): boolean {
   return Boolean(u && (AUDIO_EXT.test(u.pathname) || DIRECT_HOSTS.some((h) => h.test(u.hostname))));
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "audio";
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80) || "audio";
 
 function toAsset(r: AudioRecord) {
   const format = r.url ? formatOf(r.filetype, r.url) : undefined;

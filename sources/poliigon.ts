@@ -3,8 +3,9 @@
  * section. The site blocks bots, so this is a link-only source: never fetched; a search answers
  * with the same search on the site (`/search/<text>`, a section filter and the free filter).
  */
-import type { SourceQuery } from "../core/source.ts";
+
 import type { AssetType } from "../core/schemas/index.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { defineSource } from "./kit/define.ts";
 
 const SITE = "https://www.poliigon.com";
@@ -28,8 +29,7 @@ export const poliigon = defineSource(
     id: "poliigon",
     name: "Poliigon",
     homepage: SITE,
-    description:
-      "Commercial photoscanned PBR textures, 3D models and HDRIs with a small free section: best for high-end archviz materials. Link only.",
+    description: "Commercial photoscanned PBR textures, 3D models and HDRIs with a small free section: best for high-end archviz materials. Link only.",
     assetTypes: ["texture", "material", "model", "hdri"],
     access: "link",
     pricing: "freemium",

@@ -15,8 +15,7 @@ import { isHttpUrl } from "./kit/url.ts";
 const ID = "polyfork";
 const SITE = "https://polyfork.dev";
 const API = `${SITE}/api/assets`;
-const make = assetMaker(ID);
-const asset: typeof make = (id, fields) => ({ ...make(id, fields), tags: fields.tags || [] }); // the kit's compact drops an empty tag list
+const asset = assetMaker(ID);
 
 const Item = z.looseObject({
   id: z.string().min(1),

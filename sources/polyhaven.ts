@@ -12,14 +12,14 @@
  *   A package's `include` maps relative paths (`textures/x_2k.jpg`, `x.bin`) to more leaves.
  */
 import { z } from "zod";
-import type { SourceQuery } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { mapRole } from "../core/selection.ts";
+import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest, sum } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 
 const API = "https://api.polyhaven.com";
 const SITE = "https://polyhaven.com";
@@ -107,7 +107,13 @@ function toAsset(slug: string, info: AssetInfo, kind: Kind): Asset {
     type: kind.type,
     tags: unique([...(info.tags ?? []), ...attributeTags(info.attributes)]),
     // The category path's levels ("Chairs" under "Furniture/Seating") beside the flat categories.
-    categories: unique([...(info.categories ?? []), ...(info.category?.split("/").map((c) => c.trim()).filter(Boolean) ?? [])]),
+    categories: unique([
+      ...(info.categories ?? []),
+      ...(info.category
+        ?.split("/")
+        .map((c) => c.trim())
+        .filter(Boolean) ?? []),
+    ]),
     url: pageUrl(slug),
     thumbnailUrl: info.thumbnail_url,
     author: Object.keys(info.authors ?? {}).join(", "),
@@ -137,8 +143,7 @@ function listAll(io: SourceIo) {
   return Promise.all(KINDS.map(async (kind) => ({ kind, entries: await list(kind, io) })));
 }
 
-const isLeaf = (node: unknown): node is FileLeaf =>
-  Boolean(node) && typeof node === "object" && typeof (node as FileLeaf).url === "string";
+const isLeaf = (node: unknown): node is FileLeaf => Boolean(node) && typeof node === "object" && typeof (node as FileLeaf).url === "string";
 
 const lastSegment = (url: string) => decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
 
@@ -205,7 +210,10 @@ async function census(io: SourceIo): Promise<CensusBody> {
     const top = highest(entries, downloads);
     return top ? [{ label: `Most downloaded ${kind.label}`, title: top[1].name, url: pageUrl(top[0]), value: Math.round(downloads(top)) }] : [];
   });
-  const newest = highest(all.filter((e) => published(e) <= now.getTime()), published);
+  const newest = highest(
+    all.filter((e) => published(e) <= now.getTime()),
+    published,
+  );
   if (newest) highlights.push({ label: "Newest asset", title: newest[1].name, url: pageUrl(newest[0]) });
   return {
     total: all.length,

@@ -9,12 +9,12 @@
  *   `window.open('…')`: a Google Drive folder or an itch.io page, not a plain file (so `requiresAuth`, not downloadable).
  */
 import * as cheerio from "cheerio";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { readItemPages } from "./kit/item-pages.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -51,9 +51,17 @@ export function parseHome(html: string): QuaterniusCard[] {
     const card = $(el);
     const slug = packSlug(card.find("a[href]").first().attr("href"));
     const text = card.find(".PackText").first();
-    const title = text.contents().filter((_, node) => node.type === "text").text().replace(/\s+/g, " ").trim();
+    const title = text
+      .contents()
+      .filter((_, node) => node.type === "text")
+      .text()
+      .replace(/\s+/g, " ")
+      .trim();
     if (!slug || !title || cards.has(slug)) continue;
-    const tags = text.find(".tags").toArray().flatMap((t) => $(t).text().trim() || []);
+    const tags = text
+      .find(".tags")
+      .toArray()
+      .flatMap((t) => $(t).text().trim() || []);
     const thumbnailUrl = httpUrl(card.find("img").first().attr("src"), HOME);
     cards.set(slug, { slug, title, url: packUrl(slug), thumbnailUrl, tags, isNew: card.find(".new-badge").length > 0 });
   }
@@ -112,15 +120,39 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const title = ($("meta[property='og:title']").attr("content") ?? $("title").first().text()).replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
   if (!title || !$(".infoitem").length) throw shapeError(ID, packUrl(slug), `pack page ${packUrl(slug)} has no title or info (page changed?)`);
-  const description = cheerio.load(`<p>${$("meta[name='description']").attr("content") ?? ""}</p>`)("p").text();
+  const description = cheerio
+    .load(`<p>${$("meta[name='description']").attr("content") ?? ""}</p>`)("p")
+    .text();
   /** The `.infoitem` row whose own label is `label`. */
   const info = (label: string) =>
-    $(".infoitem").filter((_, el) => $(el).contents().filter((_, n) => n.type === "text").text().trim().toLowerCase() === label).first();
+    $(".infoitem")
+      .filter(
+        (_, el) =>
+          $(el)
+            .contents()
+            .filter((_, n) => n.type === "text")
+            .text()
+            .trim()
+            .toLowerCase() === label,
+      )
+      .first();
   const animatedIcon = info("animated").find(".text-right img").attr("src") ?? "";
-  const formats = info("formats").find(".tags").toArray().flatMap((t) => $(t).text().trim().toLowerCase() || []);
+  const formats = info("formats")
+    .find(".tags")
+    .toArray()
+    .flatMap((t) => $(t).text().trim().toLowerCase() || []);
   const licenseLink = info("license").find("a").first();
-  const opened = $("[onclick]").toArray().flatMap((el) => /window\.open\(\s*['"]([^'"]+)['"]/.exec($(el).attr("onclick") ?? "")?.[1] ?? []);
-  const files = [...new Set([...opened, ...$("a[href]").toArray().map((el) => $(el).attr("href") ?? "")])]
+  const opened = $("[onclick]")
+    .toArray()
+    .flatMap((el) => /window\.open\(\s*['"]([^'"]+)['"]/.exec($(el).attr("onclick") ?? "")?.[1] ?? []);
+  const files = [
+    ...new Set([
+      ...opened,
+      ...$("a[href]")
+        .toArray()
+        .map((el) => $(el).attr("href") ?? ""),
+    ]),
+  ]
     .flatMap((href) => httpUrl(href, HOME) ?? [])
     // Only download links: the Patreon and Discord buttons are not.
     .filter((u) => /(^|\.)(drive\.google\.com|itch\.io)$/.test(new URL(u).hostname) && !/patreon|discord/i.test(u))

@@ -3,13 +3,14 @@
  * (the query as a tag slug: `brick wall` → `brick-wall`) through the JSON API behind the site (api2.sharetextures.com).
  * Its terms forbid automated downloads: assets are never `downloadable` and list no files; people download on the asset page.
  */
-import { assetMaker } from "./kit/asset.ts";
+
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
+import { assetMaker } from "./kit/asset.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
@@ -48,7 +49,12 @@ const Data = z.looseObject({ items: z.array(z.unknown()), pagination: Pagination
 const Listing = z.looseObject({ success: z.boolean().optional(), data: Data });
 
 /** The query as ShareTextures' tag slug: lower case, words joined by "-". */
-export const tagOf = (q: string) => q.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+export const tagOf = (q: string) =>
+  q
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
 export const itemsUrl = (tag: string, page: number, perPage: number) =>
   `${API}/items?${tag ? `tag=${encodeURIComponent(tag)}&` : ""}sortBy=most_download&page=${page}&perPage=${perPage}`;
 const pageUrl = (item: z.infer<typeof Item>) =>
@@ -91,11 +97,17 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const tag = tagOf(query.q);
   const { pages, skip } = pageWindow(query.offset, query.limit, query.limit);
   // A later page that fails ends the window there: the first page's results still stand.
-  const answers = await leadingPages(pages.map((page) => listing(itemsUrl(tag, page, query.limit), io)), io.signal);
+  const answers = await leadingPages(
+    pages.map((page) => listing(itemsUrl(tag, page, query.limit), io)),
+    io.signal,
+  );
   const first = answers[0]!;
   // An unknown tag is not applied upstream: the answer is then the unfiltered listing, whose facets lack the tag.
   if (tag && first.facets?.tags && !first.facets.tags.some((t) => t.slug === tag)) return { assets: [], total: 0, searchUrl: link };
-  const all = answers.flatMap((a) => a.items).slice(skip, skip + query.limit).map((item) => toAsset(item));
+  const all = answers
+    .flatMap((a) => a.items)
+    .slice(skip, skip + query.limit)
+    .map((item) => toAsset(item));
   const assets = all.filter((a) => wanted(a.type) && (!query.free || a.price?.free));
   return { assets, total: assets.length === all.length ? first.pagination?.totalCount : undefined, searchUrl: link };
 }
@@ -124,7 +136,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
     highlights: items
       .filter((i) => typeof i.downloadCount === "number")
       .map((i) => ({ label: "Most downloaded", title: i.title, url: pageUrl(i), value: Math.round(i.downloadCount ?? 0) })),
-    method: "ShareTextures API: pagination.totalCount of the whole listing sorted by downloads (one request); not split by type, " +
+    method:
+      "ShareTextures API: pagination.totalCount of the whole listing sorted by downloads (one request); not split by type, " +
       "every item counted as free CC0 (early-access items become free on release)",
   };
 }

@@ -5,13 +5,13 @@
  * only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
 
 const API = "https://api.sketchfab.com/v3";
@@ -33,15 +33,20 @@ const round = (n: number | null | undefined) => (n != null ? Math.round(n) : und
 const Model = z.looseObject({
   uid: z.string().regex(UID),
   name: z.string(),
-  viewerUrl: str, description: str,
+  viewerUrl: str,
+  description: str,
   tags: z.array(z.looseObject({ name: z.string() })).nullish(),
   categories: z.array(z.looseObject({ name: z.string(), slug: str })).nullish(),
   thumbnails: z.looseObject({ images: z.array(z.looseObject({ url: z.string(), width: num })) }).nullish(),
   user: z.looseObject({ username: str, displayName: str }).nullish(),
   license: z.looseObject({ label: str, slug: str, url: str }).nullish(),
   isDownloadable: z.boolean().nullish(),
-  publishedAt: str, createdAt: str,
-  price: num, likeCount: num, faceCount: num, animationCount: num,
+  publishedAt: str,
+  createdAt: str,
+  price: num,
+  likeCount: num,
+  faceCount: num,
+  animationCount: num,
   archives: z.record(z.string(), z.looseObject({ size: num }).nullish()).nullish(),
 });
 type Model = z.infer<typeof Model>;
@@ -102,7 +107,10 @@ async function searchPage(url: string, io: SourceIo) {
 
 /** Category slug → name; an empty map when the list cannot be had (search still answers, with slugs). */
 const categoryNames = (io: SourceIo): Promise<Map<string, string>> =>
-  io.get(`${API}/categories`, Categories, headers(io)).then((body) => new Map(body.results.map((c) => [c.slug, c.name])), () => new Map());
+  io.get(`${API}/categories`, Categories, headers(io)).then(
+    (body) => new Map(body.results.map((c) => [c.slug, c.name])),
+    () => new Map(),
+  );
 
 /** The Data API search for downloadable CC0 models; `cursor` is the offset. */
 export function searchApiUrl(q: string, count: number, offset: number, sort?: string): string {

@@ -6,12 +6,12 @@
  * and `tex1:*` meta tags and `a.download` zip links. Native ids: `591` for `/details/591/`, `model-547` for `/models/details/547/`.
  */
 import * as cheerio from "cheerio";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
+import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessGone, type SourceIo } from "./kit/fetch.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { htmlText, isoDay, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
@@ -69,7 +69,9 @@ export function parseListing(html: string, url: string): { cards: Asset[]; pageC
     });
   });
   if (boxes.length > 0 && cards.length === 0) throw shapeError(ID, url, "listing cards have no details links");
-  const pages = $("#pageNumberDiv .pageNumber").map((_, el) => Number($(el).text().trim())).get();
+  const pages = $("#pageNumberDiv .pageNumber")
+    .map((_, el) => Number($(el).text().trim()))
+    .get();
   return { cards, pageCount: Math.max(1, ...pages.filter((n) => Number.isInteger(n) && n > 0)) };
 }
 const listingPage = async (url: string, io: SourceIo) => parseListing((await io.text(url)).text, url);
@@ -95,15 +97,17 @@ const meta = ($: cheerio.CheerioAPI, key: string) => $(`meta[property="${key}"],
 
 /** The `a.download` links of a details page, as direct zip files (Substance archives without a resolution). */
 function filesOf($: cheerio.CheerioAPI, pageResolution: string | undefined): AssetFile[] {
-  return $("a.download[href]").get().flatMap((el) => {
-    const url = new URL($(el).attr("href") ?? "", SITE);
-    const label = $(el).text().trim();
-    const filename = decodeURIComponent(url.pathname.split("/").pop() ?? "");
-    const substance = /sbsar/i.test(label) || /_sbsar_/i.test(filename);
-    const format = (/\.([a-z0-9]+)$/i.exec(filename)?.[1] ?? "zip").toLowerCase();
-    const resolution = substance ? undefined : (kResolution(label) ?? pageResolution);
-    return filename ? [compact({ url: url.href, filename, format, resolution, group: substance ? "sbsar" : "archive" })] : [];
-  });
+  return $("a.download[href]")
+    .get()
+    .flatMap((el) => {
+      const url = new URL($(el).attr("href") ?? "", SITE);
+      const label = $(el).text().trim();
+      const filename = decodeURIComponent(url.pathname.split("/").pop() ?? "");
+      const substance = /sbsar/i.test(label) || /_sbsar_/i.test(filename);
+      const format = (/\.([a-z0-9]+)$/i.exec(filename)?.[1] ?? "zip").toLowerCase();
+      const resolution = substance ? undefined : (kResolution(label) ?? pageResolution);
+      return filename ? [compact({ url: url.href, filename, format, resolution, group: substance ? "sbsar" : "archive" })] : [];
+    });
 }
 
 async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
@@ -117,20 +121,26 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const files = filesOf($, pixelsToK(Number(meta($, "tex1:resolution"))));
   const category = $("#rightDetails h3 a").first().text().trim() || categoryOfCode(/\(([^()]*)\)\s*$/.exec(meta($, "tex1:name") ?? "")?.[1] ?? "");
   const formats = [...files.map((f) => f.format), ...(files.some((f) => f.group === "sbsar") ? ["sbsar"] : [])];
-  return { ...asset(nativeId, {
-    ...target,
-    title,
-    description,
-    tags: (meta($, "tex1:tags") ?? "").split(",").map((t) => t.trim()).filter(Boolean),
-    categories: category && [category],
-    thumbnailUrl: httpUrl(meta($, "og:image") ?? meta($, "tex1:preview-image"), SITE),
-    license: normalizeLicense(meta($, "tex1:license")) ?? licenseById("CC0-1.0"),
-    formats: formats.length ? [...new Set(formats)] : ["zip"],
-    resolutions: [...new Set(files.flatMap((f) => f.resolution ?? []))],
-    polyCount: target.type === "model" && description ? trisOf(description) : undefined,
-    downloadable: files.length > 0,
-    createdAt: isoDay(meta($, "tex1:release-date")),
-  }), files };
+  return {
+    ...asset(nativeId, {
+      ...target,
+      title,
+      description,
+      tags: (meta($, "tex1:tags") ?? "")
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+      categories: category && [category],
+      thumbnailUrl: httpUrl(meta($, "og:image") ?? meta($, "tex1:preview-image"), SITE),
+      license: normalizeLicense(meta($, "tex1:license")) ?? licenseById("CC0-1.0"),
+      formats: formats.length ? [...new Set(formats)] : ["zip"],
+      resolutions: [...new Set(files.flatMap((f) => f.resolution ?? []))],
+      polyCount: target.type === "model" && description ? trisOf(description) : undefined,
+      downloadable: files.length > 0,
+      createdAt: isoDay(meta($, "tex1:release-date")),
+    }),
+    files,
+  };
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
@@ -145,7 +155,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
     byLicense: { "CC0-1.0": count },
     unit: "assets",
     highlights: models[0] && [{ label: "Newest model", title: models[0].title, url: models[0].url }],
-    method: "TextureCan /models/ listing (HTML): model cards counted, at least one more per further page; the textures (most of the site) are not " +
+    method:
+      "TextureCan /models/ listing (HTML): model cards counted, at least one more per further page; the textures (most of the site) are not " +
       "counted because no listing of the whole texture catalogue is known, so the total is a lower bound",
   });
 }

@@ -16,8 +16,7 @@ const ID = "texturescom";
 const SITE = "https://www.textures.com";
 const API = `${SITE}/api/v1/texture/search`;
 const MAX_EXTRA_PAGES = 3; // at most, for one search: a deep offset costs one request per page
-const make = assetMaker(ID);
-const asset: typeof make = (id, fields) => ({ ...make(id, fields), tags: fields.tags || [] }); // the kit's compact drops an empty tag list
+const asset = assetMaker(ID);
 
 const Item = z.looseObject({
   id: z.number(),

@@ -3,13 +3,13 @@
  * sent as `Authorization: Bearer <token>` (never in a URL). Files download through `download_url`, which needs the token too.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import type { AssetDetails, License } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import type { AssetDetails, License } from "../core/schemas/index.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
-import { assetMaker, compact, type AssetFields } from "./kit/asset.ts";
-import { defineSource, type CensusBody } from "./kit/define.ts";
-import { shapeError, unlessAnyGone, type SourceIo } from "./kit/fetch.ts";
+import { assetMaker, compact } from "./kit/asset.ts";
+import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
@@ -18,9 +18,7 @@ const SITE = "https://www.thingiverse.com";
 const API = "https://api.thingiverse.com";
 const KEY_ENV = "THINGIVERSE_TOKEN";
 const PAGE_SIZE = 30;
-const build = assetMaker(ID);
-/** The kit's builder drops an empty `tags` list, which every Asset has: it is put back. */
-const asset = (nativeId: string, fields: AssetFields) => ({ ...build(nativeId, fields), tags: fields.tags || [] });
+const asset = assetMaker(ID);
 
 const Summary = z.looseObject({
   id: z.number().int(),
@@ -123,7 +121,10 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
 /** One search over every thing: its `total` counts the public catalogue. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const url = `${API}/search/?type=things&per_page=1&page=1&sort=newest`;
-  const { items: [newest], total } = await readList(url, io);
+  const {
+    items: [newest],
+    total,
+  } = await readList(url, io);
   if (total === undefined) throw shapeError(ID, url, `${url} answered no total`);
   const highlights = newest && [{ label: "Newest thing", title: newest.name, url: thingUrl(newest) }];
   const method = "Thingiverse API: the total of one empty /search/ for things (every public thing); licences are per thing and not counted";

@@ -9,7 +9,13 @@ import { defineSource } from "./kit/define.ts";
 const SITE = "https://www.turbosquid.com";
 
 /** TurboSquid writes search keywords into the path, lower case and joined by hyphens. */
-const keywords = (q: string) => q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(encodeURIComponent).join("-");
+const keywords = (q: string) =>
+  q
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map(encodeURIComponent)
+    .join("-");
 
 function searchUrl(query: SourceQuery): string {
   const words = keywords(query.q);

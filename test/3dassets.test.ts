@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { listingUrl, threeDAssets } from "../sources/3dassets.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { listingUrl, threeDAssets } from "../sources/3dassets.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/3dassets/manifest.json (real 3dassets.dev API answers copied
 // from Valverde-101/3d-asset-server). Requests with no recording fail as network errors that name

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { searchApiUrl, threeDTexel } from "../sources/3dtexel.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { searchApiUrl, threeDTexel } from "../sources/3dtexel.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/3dtexel/manifest.json (real 3dtexel.com API answers copied from
 // Valverde-101/3d-asset-server). Requests with no recording fail as network errors that name the
@@ -83,7 +83,11 @@ describe("3dtexel: search", () => {
     expect(result.total).toBe(1888);
     expect(result.assets).toHaveLength(24);
     // The first 24 of the recorded 50, in order.
-    expect(result.assets.map((a) => a.url)).toEqual(recorded("search_free.json").items.slice(0, 24).map((i) => i.url));
+    expect(result.assets.map((a) => a.url)).toEqual(
+      recorded("search_free.json")
+        .items.slice(0, 24)
+        .map((i) => i.url),
+    );
     for (const asset of result.assets) expect(Asset.parse(asset)).toStrictEqual(asset);
     // Road signs under the site's own licence at 0 credits: free, an unknown licence without flags.
     expect(result.assets[0]).toStrictEqual({

@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { postsUrl, threeDTextures } from "../sources/3dtextures.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { describe, expect, it } from "vitest";
 import { licenseById } from "../core/license.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { postsUrl, threeDTextures } from "../sources/3dtextures.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/3dtextures/manifest.json (bodies only: the X-WP-Total header was
 // not recorded). The census's newest-posts page is a STAND-IN (the real 'wood' search, 4 posts).

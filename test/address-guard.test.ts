@@ -1,11 +1,6 @@
-import { describe, it, expect } from "vitest";
 import type { LookupAddress } from "node:dns";
-import {
-  BlockedAddressError,
-  assertPublicUrl,
-  blockedReason,
-  guardedLookup,
-} from "../core/http/address-guard.ts";
+import { describe, expect, it } from "vitest";
+import { assertPublicUrl, BlockedAddressError, blockedReason, guardedLookup } from "../core/http/address-guard.ts";
 
 /** Runs `fn` and returns what it threw (fails the test when it throws nothing). */
 function thrown(fn: () => unknown): unknown {
@@ -178,11 +173,7 @@ describe("guardedLookup", () => {
   /** Calls a lookup in the (hostname, options, callback) form and collects the callback's arguments. */
   function run(lookup: typeof import("node:dns").lookup, options: { all: boolean }) {
     return new Promise<unknown[]>((resolve) => {
-      (lookup as unknown as (h: string, o: object, cb: (...args: unknown[]) => void) => void)(
-        "assets.example.com",
-        options,
-        (...args) => resolve(args),
-      );
+      (lookup as unknown as (h: string, o: object, cb: (...args: unknown[]) => void) => void)("assets.example.com", options, (...args) => resolve(args));
     });
   }
 

@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { ambientcg } from "../sources/ambientcg.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { describe, expect, it } from "vitest";
 import { licenseById } from "../core/license.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { ambientcg } from "../sources/ambientcg.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/ambientcg/manifest.json (v3 searches and assets, the v2 downloads CSV).
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { blenderkit, SCENE_UUID, upstreamTypes } from "../sources/blenderkit.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { selectFiles } from "../core/selection.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { blenderkit, SCENE_UUID, upstreamTypes } from "../sources/blenderkit.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/blenderkit/manifest.json. The download answers were recorded
 // with an unknown scene_uuid: they are mapped to the source's fixed SCENE_UUID. The four census
@@ -278,8 +278,7 @@ describe("blenderkit: census", () => {
       free: 7267,
       byType: { model: 7267, material: 7267, hdri: 7267 },
       unit: "assets",
-      method:
-        "BlenderKit search API: the count of an empty search per asset type (models with printables and scenes, materials, HDRIs) and of the free ones",
+      method: "BlenderKit search API: the count of an empty search per asset type (models with printables and scenes, materials, HDRIs) and of the free ones",
       countedAt: "2026-11-22T00:00:00.000Z",
     });
   });

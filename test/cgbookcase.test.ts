@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { cgbookcase, slugOf } from "../sources/cgbookcase.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { describe, expect, it } from "vitest";
 import { licenseById } from "../core/license.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { cgbookcase, slugOf } from "../sources/cgbookcase.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/cgbookcase/manifest.json (the catalogue trimmed upstream to 7
 // entries, and two texture-page excerpts).

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cgtrader, listingUrl } from "../sources/cgtrader.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { selectFiles } from "../core/selection.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { cgtrader, listingUrl } from "../sources/cgtrader.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/cgtrader/manifest.json. The two census URLs are stand-ins
 // (the real 'chair' and free 'wooden chair' listings). The WAF challenge page is served by the tests.
@@ -71,8 +71,7 @@ describe("cgtrader: search", () => {
       tags: [],
       categories: ["Furniture", "Chair"],
       url: PAID_PAGE,
-      thumbnailUrl:
-        "https://img-new.cgtrader.com/items/6254357/94d09fad0e/dining-chair-armrest-chair-walnut-wood-amir-3d-model-94d09fad0e.webp",
+      thumbnailUrl: "https://img-new.cgtrader.com/items/6254357/94d09fad0e/dining-chair-armrest-chair-walnut-wood-amir-3d-model-94d09fad0e.webp",
       price: { free: false, amount: 17, currency: "USD" },
       formats: ["max", "obj", "jpg", "png", "fbx"], // the list's null entry dropped
       animated: false,
@@ -165,9 +164,7 @@ describe("cgtrader: search", () => {
     challenge(replay, SEARCH_CHAIR, 405);
     await expect(cgtrader.search(query("chair"), ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 405)");
     challenge(replay, SEARCH_FREE, 200);
-    await expect(cgtrader.search(query("wooden chair", { free: true }), ctx)).rejects.toThrow(
-      "cgtrader: blocked by the site's bot challenge (HTTP 200)",
-    );
+    await expect(cgtrader.search(query("wooden chair", { free: true }), ctx)).rejects.toThrow("cgtrader: blocked by the site's bot challenge (HTTP 200)");
   });
 
   it("rejects a changed listing with a message naming the source", async () => {

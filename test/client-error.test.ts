@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { requestTimeouts } from "../server/client-error.ts";
 import { startServer } from "../server/start.ts";
-import { SLOW_DOWNLOAD_PATH, slowDownloadReplay, type SlowReplay } from "./helpers/slow-download.ts";
+import { SLOW_DOWNLOAD_PATH, type SlowReplay, slowDownloadReplay } from "./helpers/slow-download.ts";
 import { unzip } from "./helpers/unzip.ts";
 
 const HEADERS_TIMEOUT_MS = 500;

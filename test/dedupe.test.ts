@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dedupe, type Listing } from "../core/dedupe.ts";
-import type { Asset } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import type { Asset } from "../core/schemas/index.ts";
 import { fontsource } from "../sources/fontsource.ts";
 import { googlefonts } from "../sources/googlefonts.ts";
 import { iconify } from "../sources/iconify.ts";
@@ -83,7 +83,10 @@ describe("dedupe on recorded listings", () => {
     const fs = (await fontsource.crawl(ctx)).find((a) => a.id === "fontsource:abel")!;
     const gf = (await googlefonts.crawl(ctx)).find((a) => a.id === "googlefonts:abel")!;
     expect([fs.author, gf.author]).toEqual([undefined, undefined]);
-    for (const order of [[fs, gf], [gf, fs]]) {
+    for (const order of [
+      [fs, gf],
+      [gf, fs],
+    ]) {
       const out = dedupe(api(order));
       expect(out).toHaveLength(1);
       expect(out[0]!.asset).toStrictEqual({
@@ -104,11 +107,11 @@ describe("dedupe on recorded listings", () => {
     expect(merged).toHaveLength(742);
     expect(merged.every((l) => l.asset.provider === "fontsource" && l.asset.alsoOn!.map((a) => a.provider).join() === "googlefonts")).toBe(true);
     // The same names as an icon set (Iconify's "Noto Emoji", "Material Symbols") are SVG sets, not font families.
-    expect(out.filter((l) => ["Noto Emoji", "Material Symbols"].includes(l.asset.title)).map((l) => l.asset.id).sort()).toEqual([
-      "fontsource:material-symbols",
-      "fontsource:noto-emoji",
-      "iconify:material-symbols",
-      "iconify:noto",
-    ]);
+    expect(
+      out
+        .filter((l) => ["Noto Emoji", "Material Symbols"].includes(l.asset.title))
+        .map((l) => l.asset.id)
+        .sort(),
+    ).toEqual(["fontsource:material-symbols", "fontsource:noto-emoji", "iconify:material-symbols", "iconify:noto"]);
   });
 });

@@ -1,4 +1,4 @@
-import { createServer, request, type RequestListener } from "node:http";
+import { createServer, type RequestListener, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -48,8 +48,15 @@ async function serveAsset(file: AssetFile) {
   const http = createHttpClient({ config: runtime.config, allowPrivateAddresses: true });
   stops.push(() => http.close());
   const details: AssetDetails = {
-    id: "loop:lamp", provider: "loop", nativeId: "lamp", title: "Lamp", type: "model", tags: [],
-    url: "https://loop.example/a/lamp", downloadable: true, files: [file],
+    id: "loop:lamp",
+    provider: "loop",
+    nativeId: "lamp",
+    title: "Lamp",
+    type: "model",
+    tags: [],
+    url: "https://loop.example/a/lamp",
+    downloadable: true,
+    files: [file],
   };
   const source: Source = { ...fakeSource("loop"), getAsset: async (id) => (id === "lamp" ? details : null) };
   const usage = createUsage({ sources: [source.id], downloadSources: [source.id] });
@@ -89,7 +96,9 @@ describe("a zip cut short", () => {
       else res.writeHead(500).end("upstream broke");
     });
     const { url, metrics } = await serveAsset({
-      url: `${base}/scene.gltf`, filename: "scene.gltf", format: "gltf",
+      url: `${base}/scene.gltf`,
+      filename: "scene.gltf",
+      format: "gltf",
       includes: [{ path: "scene.bin", url: `${base}/scene.bin` }],
     });
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
@@ -116,7 +125,9 @@ describe("a zip cut short", () => {
       res.on("close", () => clearInterval(timer));
     });
     const { url, metrics } = await serveAsset({
-      url: `${base}/model.glb`, filename: "model.glb", format: "glb",
+      url: `${base}/model.glb`,
+      filename: "model.glb",
+      format: "glb",
       includes: [{ path: "texture.jpg", url: `${base}/texture.jpg` }],
     });
     const log = vi.spyOn(console, "error").mockImplementation(() => {});

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
 // @ts-expect-error The Khronos validator ships no type declarations.
 import { validateBytes } from "gltf-validator";
-import type { Source } from "../core/source.ts";
+import { describe, expect, it } from "vitest";
 import { ErrorBody } from "../core/schemas/index.ts";
+import type { Source } from "../core/source.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { testApp } from "./helpers/app.ts";
 import { unzip } from "./helpers/unzip.ts";
@@ -43,9 +43,7 @@ describe("download", () => {
     const { get, replay } = await testApp();
     const res = await get("/v1/assets/polyhaven:ArmChair_01/download?maps=diff&format=jpg");
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe(
-      "https://dl.polyhaven.org/file/ph-assets/Models/jpg/2k/ArmChair_01/Armchair_01_diff_2k.jpg",
-    );
+    expect(res.headers.get("location")).toBe("https://dl.polyhaven.org/file/ph-assets/Models/jpg/2k/ArmChair_01/Armchair_01_diff_2k.jpg");
     expect(replay.requested.some((u) => u.startsWith("https://dl.polyhaven.org/"))).toBe(false);
   });
 
@@ -61,9 +59,7 @@ describe("download", () => {
     const { get } = await testApp();
     const res = await get("/v1/assets/polyhaven:ArmChair_01/download?maps=sheen");
     expect(res.status).toBe(404);
-    expect(ErrorBody.parse(await res.json()).error).toBe(
-      "no file of 'polyhaven:ArmChair_01' matches the requested format, resolution and maps",
-    );
+    expect(ErrorBody.parse(await res.json()).error).toBe("no file of 'polyhaven:ArmChair_01' matches the requested format, resolution and maps");
   });
 
   it("409 with the asset's page when the source has no direct downloads", async () => {

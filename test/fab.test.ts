@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fab } from "../sources/fab.ts";
 import { Provider } from "../core/schemas/index.ts";
-import { toProvider, type SourceQuery } from "../core/source.ts";
+import { type SourceQuery, toProvider } from "../core/source.ts";
+import { fab } from "../sources/fab.ts";
 import { sourceQuery } from "./helpers/query.ts";
 
 const query = (over: Partial<SourceQuery> = {}) => sourceQuery("sci fi crate", over);
@@ -10,12 +10,8 @@ describe("fab (link only)", () => {
   it("builds the site's own search URL: text, free filter and listing type", () => {
     expect(fab.searchUrl(query())).toBe("https://www.fab.com/search?q=sci+fi+crate");
     expect(fab.searchUrl(query({ free: true }))).toBe("https://www.fab.com/search?q=sci+fi+crate&is_free=1");
-    expect(fab.searchUrl(query({ types: ["model"], free: true }))).toBe(
-      "https://www.fab.com/search?q=sci+fi+crate&listing_types=3d-model&is_free=1",
-    );
-    expect(fab.searchUrl(query({ q: "rusty metal", types: ["texture", "material"] }))).toBe(
-      "https://www.fab.com/search?q=rusty+metal&listing_types=material",
-    );
+    expect(fab.searchUrl(query({ types: ["model"], free: true }))).toBe("https://www.fab.com/search?q=sci+fi+crate&listing_types=3d-model&is_free=1");
+    expect(fab.searchUrl(query({ q: "rusty metal", types: ["texture", "material"] }))).toBe("https://www.fab.com/search?q=rusty+metal&listing_types=material");
     // Types naming different Fab kinds (or none) leave the kind open.
     expect(fab.searchUrl(query({ types: ["model", "audio"] }))).toBe("https://www.fab.com/search?q=sci+fi+crate");
     expect(fab.searchUrl(query({ q: "  ", free: true }))).toBe("https://www.fab.com/search?is_free=1");

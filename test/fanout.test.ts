@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { SearchParams, SearchResponse } from "../core/schemas/index.ts";
 import { searchAll } from "../core/search.ts";
 import { AssetIndex } from "../core/search-index.ts";
-import { SearchParams, SearchResponse } from "../core/schemas/index.ts";
-import { fakeSource } from "./helpers/fake-source.ts";
+import { fakeIndexedSource, fakeSource } from "./helpers/fake-source.ts";
 import { exposedGc } from "./helpers/gc.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 
@@ -78,7 +78,7 @@ describe("live fan-out", () => {
     expect(first.line("gamma")).toMatchObject({ status: "error", error: expect.stringMatching(/^gamma: .*connection reset/) });
     answer("alpha", { body: JSON.stringify({ results: [] }) }, "rock");
     const changed = await run("rock");
-    expect(changed.line("alpha")).toMatchObject({ status: "error", error: "alpha: alpha: answer has no items" });
+    expect(changed.line("alpha")).toMatchObject({ status: "error", error: "alpha: answer has no items" });
     expect(changed.res.results).toEqual([]);
   });
 
@@ -87,8 +87,7 @@ describe("live fan-out", () => {
     const runtime = replayRuntime({ env: { SOURCE_TIMEOUT_MS: "300", HTTP_CACHE_TTL_MS: "0" } });
     const sources = [fakeSource("alpha")];
     const breakers = new BreakerRegistry(3, 60_000, () => now);
-    const run = async () =>
-      (await searchAll(SearchParams.parse({ q: "tree" }), { sources, index: AssetIndex.empty(), runtime, breakers })).providers[0]!;
+    const run = async () => (await searchAll(SearchParams.parse({ q: "tree" }), { sources, index: AssetIndex.empty(), runtime, breakers })).providers[0]!;
     runtime.replay.add({ url: "https://api.alpha.example/search?q=tree&offset=0", status: 500, body: "down" });
     for (let i = 0; i < 3; i++) expect((await run()).status).toBe("error");
     const asked = runtime.replay.requested.length;
@@ -103,8 +102,7 @@ describe("live fan-out", () => {
   it("pages each live source by its own offset", async () => {
     const { run, answer, runtime } = setup();
     for (const id of ["alpha", "beta", "gamma"]) answer(id);
-    for (const id of ["alpha", "beta", "gamma"])
-      runtime.replay.add({ url: `https://api.${id}.example/search?q=tree&offset=2`, body: items("Birch Tree") });
+    for (const id of ["alpha", "beta", "gamma"]) runtime.replay.add({ url: `https://api.${id}.example/search?q=tree&offset=2`, body: items("Birch Tree") });
     const one = await run("tree", 0);
     const two = await run("tree", 2);
     expect(runtime.replay.requested).toContain("https://api.beta.example/search?q=tree&offset=2");
@@ -117,7 +115,7 @@ describe("source selection", () => {
   it("searches an indexed source from the index even without the key its crawl needs; skips such a live source", async () => {
     const runtime = replayRuntime();
     const keyed = { env: "SOME_SITE_KEY", required: true };
-    const indexed = { ...fakeSource("idx"), mode: "indexed" as const, key: keyed };
+    const indexed = fakeIndexedSource("idx", { key: keyed });
     const live = { ...fakeSource("lv"), key: keyed };
     const index = AssetIndex.build([
       { id: "idx:oak", provider: "idx", nativeId: "oak", title: "Oak Tree", type: "model", tags: [], url: "https://idx.example/a/oak", downloadable: true },
@@ -134,11 +132,17 @@ describe("source selection", () => {
 describe("packs", () => {
   it("type=pack finds every listing of a source whose unit is packs, whatever its asset type", async () => {
     const runtime = replayRuntime();
-    const packs = { ...fakeSource("kits"), mode: "indexed" as const, unit: "packs" as const, assetTypes: ["model" as const] };
-    const singles = { ...fakeSource("single"), mode: "indexed" as const, assetTypes: ["model" as const] };
+    const packs = fakeIndexedSource("kits", { unit: "packs" });
+    const singles = fakeIndexedSource("single");
     const asset = (provider: string) => ({
-      id: `${provider}:forest`, provider, nativeId: "forest", title: "Forest Kit", type: "model" as const, tags: [],
-      url: `https://${provider}.example/forest`, downloadable: true,
+      id: `${provider}:forest`,
+      provider,
+      nativeId: "forest",
+      title: "Forest Kit",
+      type: "model" as const,
+      tags: [],
+      url: `https://${provider}.example/forest`,
+      downloadable: true,
     });
     const index = AssetIndex.build([asset("kits"), asset("single")]);
     const search = (type: string) =>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fontsource } from "../sources/fontsource.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { fontsource } from "../sources/fontsource.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recordings: test/fixtures/fontsource/manifest.json. The catalogue is the real /v1/fonts list,
 // trimmed to 1,073 fonts; /v1/fonts/abel is the legacy form shown on Fontsource's API docs page.
@@ -149,12 +149,27 @@ describe("fontsource: getAsset", () => {
     }
     replay.add({
       url: "https://api.fontsource.org/v1/fonts/demo",
-      body: JSON.stringify({ id: "demo", family: "Demo", subsets: ["latin-ext", "latin"], weights: [400, 700], styles: ["italic", "normal"], defSubset: "latin", category: "serif", type: "other", license: { id: "OFL-1.1", url: "https://example.org/OFL.txt" }, variants }),
+      body: JSON.stringify({
+        id: "demo",
+        family: "Demo",
+        subsets: ["latin-ext", "latin"],
+        weights: [400, 700],
+        styles: ["italic", "normal"],
+        defSubset: "latin",
+        category: "serif",
+        type: "other",
+        license: { id: "OFL-1.1", url: "https://example.org/OFL.txt" },
+        variants,
+      }),
       note: "scripted: shape of the current /v1/fonts/<id> answer",
     });
     const details = await fontsource.getAsset("demo", ctx);
     expect(details!.files).toHaveLength(24);
-    expect(details!.files.slice(0, 3).map((f) => f.filename)).toEqual(["demo-latin-400-normal.woff2", "demo-latin-400-normal.woff", "demo-latin-400-normal.ttf"]);
+    expect(details!.files.slice(0, 3).map((f) => f.filename)).toEqual([
+      "demo-latin-400-normal.woff2",
+      "demo-latin-400-normal.woff",
+      "demo-latin-400-normal.ttf",
+    ]);
     expect(details!.files[0]!.url).toBe(url("latin", 400, "normal", "woff2"));
     expect(details!.files.at(-1)!.filename).toBe("demo-latin-ext-700-italic.ttf");
     expect(details!.formats).toEqual(["woff2", "woff", "ttf"]);

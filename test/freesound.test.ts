@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freesound, parseSound, soundToAsset, soundFiles, SEARCH_FIELDS } from "../sources/freesound.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { toProvider } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { freesound, parseSound, SEARCH_FIELDS, soundFiles, soundToAsset } from "../sources/freesound.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recordings: test/fixtures/freesound/manifest.json. The search URL is a stand-in (the recording asked
 // no fields=, so its results carry only the default fields); the bare result items recorded by the
@@ -93,7 +93,12 @@ describe("freesound: search", () => {
   it("maps an offset that is not a multiple of the limit onto pages of 50 (scripted pages)", async () => {
     const { ctx, replay } = replayContext({ now: NOW, env: ENV });
     const item = fixture("search_text_result_item_415362.json");
-    const page = (p: number, n: number) => ({ count: 60, next: null, previous: null, results: Array.from({ length: n }, (_, i) => ({ ...item, id: (p - 1) * 50 + i })) });
+    const page = (p: number, n: number) => ({
+      count: 60,
+      next: null,
+      previous: null,
+      results: Array.from({ length: n }, (_, i) => ({ ...item, id: (p - 1) * 50 + i })),
+    });
     replay.add({ url: search("kick", 50, 1), body: JSON.stringify(page(1, 50)), note: "scripted" });
     replay.add({ url: search("kick", 50, 2), body: JSON.stringify(page(2, 10)), note: "scripted" });
     const res = await freesound.search(query("kick", { offset: 45, limit: 10 }), ctx);
@@ -191,9 +196,16 @@ describe("freesound: getAsset", () => {
       spdx: "CC-BY-NC-3.0",
     });
     const sampling = soundToAsset(parseSound({ ...item, license: "http://creativecommons.org/licenses/sampling+/1.0/" }, "scripted"));
-    expect(sampling.license).toStrictEqual({ name: "Creative Commons Sampling Plus 1.0", url: "https://creativecommons.org/licenses/sampling+/1.0/", attributionRequired: true });
+    expect(sampling.license).toStrictEqual({
+      name: "Creative Commons Sampling Plus 1.0",
+      url: "https://creativecommons.org/licenses/sampling+/1.0/",
+      attributionRequired: true,
+    });
     expect(soundFiles(parseSound({ ...item, download: undefined }, "scripted")).map((f) => f.filename)).toEqual([
-      "415362_6044691-hq.mp3", "415362_6044691-hq.ogg", "415362_6044691-lq.mp3", "415362_6044691-lq.ogg",
+      "415362_6044691-hq.mp3",
+      "415362_6044691-hq.ogg",
+      "415362_6044691-lq.mp3",
+      "415362_6044691-lq.ogg",
     ]);
   });
 
@@ -223,7 +235,14 @@ describe("freesound: census", () => {
     const census = await freesound.census(ctx);
     expect(replay.requested).toEqual([url]);
     expect(SourceCensus.parse(census)).toStrictEqual(census);
-    expect(census).toMatchObject({ id: "freesound", total: 654321, free: 654321, byType: { audio: 654321 }, unit: "assets", countedAt: "2026-11-22T00:00:00.000Z" });
+    expect(census).toMatchObject({
+      id: "freesound",
+      total: 654321,
+      free: 654321,
+      byType: { audio: 654321 },
+      unit: "assets",
+      countedAt: "2026-11-22T00:00:00.000Z",
+    });
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url, body: '{"results":[]}', note: "scripted" });
     await expect(freesound.census(other.ctx)).rejects.toThrow(/^freesound: the text search answer has no count/);

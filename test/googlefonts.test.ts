@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { googlefonts, slugOf } from "../sources/googlefonts.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { SourceError } from "../core/source-error.ts";
 import { toProvider } from "../core/source.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { googlefonts, slugOf } from "../sources/googlefonts.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recording: test/fixtures/googlefonts/manifest.json, the real full list of July 2022 (1,432 families).
 // The key in the URL is the placeholder REPLAY_KEY, set through the environment below.
@@ -120,7 +120,18 @@ describe("googlefonts: getAsset", () => {
       group: "font",
     });
     expect(details!.files.map((f) => f.filename.replace(/^roboto-|\.ttf$/g, ""))).toEqual([
-      "regular", "italic", "300", "500", "300italic", "500italic", "100", "700", "100italic", "700italic", "900", "900italic",
+      "regular",
+      "italic",
+      "300",
+      "500",
+      "300italic",
+      "500italic",
+      "100",
+      "700",
+      "100italic",
+      "700italic",
+      "900",
+      "900italic",
     ]);
     expect(details!.files.every((f) => f.url.startsWith("https://fonts.gstatic.com/s/roboto/v30/") && !f.requiresAuth)).toBe(true);
     expect(again!.files).toStrictEqual([

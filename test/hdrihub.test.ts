@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { hdrihub, typeOfPath, parseSearch } from "../sources/hdrihub.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { SourceError } from "../core/source-error.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { hdrihub, parseSearch, typeOfPath } from "../sources/hdrihub.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/hdrihub/manifest.json (real page excerpts: search results with
 // streamed React Server Components segments, a product page's JSON-LD, the HDRI category's ItemList).

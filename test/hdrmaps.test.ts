@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hdrmaps, parseFreebiePage, searchApiUrl } from "../sources/hdrmaps.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { hdrmaps, parseFreebiePage, searchApiUrl } from "../sources/hdrmaps.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/hdrmaps/manifest.json (real Store API answers and a freebie page
 // excerpt; no X-WP-Total header was recorded). Requests with no recording fail as network errors that
@@ -95,9 +95,7 @@ describe("hdrmaps: search", () => {
       `${API}?search=sunset&per_page=4&category=${EXCLUDED}&category_operator=not_in&page=2&_fields=${FIELDS}`,
       `${API}?search=sunset&per_page=10&category=${EXCLUDED}&category_operator=not_in&max_price=0&_fields=${FIELDS}`,
     ]);
-    expect(searchApiUrl("blue sky", 24, 1, false)).toBe(
-      `${API}?search=blue%20sky&per_page=24&category=${EXCLUDED}&category_operator=not_in&_fields=${FIELDS}`,
-    );
+    expect(searchApiUrl("blue sky", 24, 1, false)).toBe(`${API}?search=blue%20sky&per_page=24&category=${EXCLUDED}&category_operator=not_in&_fields=${FIELDS}`);
   });
 
   it("keeps page 1's products when the next page of the window fails (page 2 is not recorded)", async () => {
@@ -164,9 +162,30 @@ describe("hdrmaps: getAsset", () => {
     });
     expect(details!.license).not.toHaveProperty("commercialUse");
     expect(details!.files).toStrictEqual([
-      { url: `${DL}/197_hdrmaps_com_free_10K.exr`, filename: "197_hdrmaps_com_free_10K.exr", format: "exr", resolution: "10k", sizeBytes: 484735713, group: "hdri" },
-      { url: `${DL}/197_hdrmaps_com_free_4K.exr`, filename: "197_hdrmaps_com_free_4K.exr", format: "exr", resolution: "4k", sizeBytes: 84106281, group: "hdri" },
-      { url: `${DL}/197_hdrmaps_com_free_2K.exr`, filename: "197_hdrmaps_com_free_2K.exr", format: "exr", resolution: "2k", sizeBytes: 22020096, group: "hdri" },
+      {
+        url: `${DL}/197_hdrmaps_com_free_10K.exr`,
+        filename: "197_hdrmaps_com_free_10K.exr",
+        format: "exr",
+        resolution: "10k",
+        sizeBytes: 484735713,
+        group: "hdri",
+      },
+      {
+        url: `${DL}/197_hdrmaps_com_free_4K.exr`,
+        filename: "197_hdrmaps_com_free_4K.exr",
+        format: "exr",
+        resolution: "4k",
+        sizeBytes: 84106281,
+        group: "hdri",
+      },
+      {
+        url: `${DL}/197_hdrmaps_com_free_2K.exr`,
+        filename: "197_hdrmaps_com_free_2K.exr",
+        format: "exr",
+        resolution: "2k",
+        sizeBytes: 22020096,
+        group: "hdri",
+      },
       { url: `${DL}/197_hdrmaps_com_free_1K.exr`, filename: "197_hdrmaps_com_free_1K.exr", format: "exr", resolution: "1k", sizeBytes: 5913969, group: "hdri" },
     ]);
   });
@@ -181,7 +200,14 @@ describe("hdrmaps: getAsset", () => {
     expect(AssetDetails.parse(details)).toStrictEqual(details);
     expect(details).toMatchObject({ downloadable: false, price: { free: false, amount: 7, currency: "EUR" } });
     expect(details!.files).toStrictEqual([
-      { url: "https://hdrmaps.com/hdri/kalten-floss-sunset/", filename: "kalten-floss-sunset", format: "page", resolution: "30k", group: "hdri", requiresAuth: true },
+      {
+        url: "https://hdrmaps.com/hdri/kalten-floss-sunset/",
+        filename: "kalten-floss-sunset",
+        format: "page",
+        resolution: "30k",
+        group: "hdri",
+        requiresAuth: true,
+      },
     ]);
   });
 
@@ -211,7 +237,14 @@ describe("hdrmaps: getAsset", () => {
   it("parses the download link when the resolution menu is missing", () => {
     const html = readFileSync(join(FIXTURES, "hdrmaps", "freebie_jawornik_excerpt.html"), "utf8").replace(/<select[\s\S]*<\/select>/, "");
     expect(parseFreebiePage(html)).toStrictEqual([
-      { url: `${DL}/197_hdrmaps_com_free_10K.exr`, filename: "197_hdrmaps_com_free_10K.exr", format: "exr", resolution: "10k", sizeBytes: 484735713, group: "hdri" },
+      {
+        url: `${DL}/197_hdrmaps_com_free_10K.exr`,
+        filename: "197_hdrmaps_com_free_10K.exr",
+        format: "exr",
+        resolution: "10k",
+        sizeBytes: 484735713,
+        group: "hdri",
+      },
     ]);
   });
 });
@@ -221,7 +254,15 @@ describe("hdrmaps: census", () => {
   const FREE = `${API}?per_page=100&category=64&_fields=id`;
   // SYNTHETIC bodies: no recording of these listings exists.
   const products = (n: number) =>
-    JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `p${i}`, slug: `p${i}`, permalink: `https://hdrmaps.com/hdri/p${i}/`, categories: [{ id: 52, name: "HDRIs", slug: "hdri" }] })));
+    JSON.stringify(
+      Array.from({ length: n }, (_, i) => ({
+        id: i + 1,
+        name: `p${i}`,
+        slug: `p${i}`,
+        permalink: `https://hdrmaps.com/hdri/p${i}/`,
+        categories: [{ id: 52, name: "HDRIs", slug: "hdri" }],
+      })),
+    );
 
   it("uses X-WP-Total when present (SYNTHETIC bodies and headers)", async () => {
     const { ctx, replay } = replayContext({ now: NOW });

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type RequestListener } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { LookupFunction } from "node:net";
+import type { AddressInfo, LookupFunction } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
 import { ReplayDispatcher } from "../core/http/replay.ts";
-import { UpstreamError, type HttpClient } from "../core/http/types.ts";
+import { type HttpClient, UpstreamError } from "../core/http/types.ts";
 import { exposedGc } from "./helpers/gc.ts";
 
 // Every test here goes through the real client (createHttpClient). Most are answered by the replay
@@ -63,10 +62,7 @@ describe("headers sent upstream", () => {
     replay.add({ url: A, status: 302, headers: { location: "https://b.example/x" } });
     replay.add({ url: "https://b.example/x", body: "ok" });
     await http.getText(A);
-    expect(replay.log.map((r) => r.headers["user-agent"])).toEqual([
-      "custom-agent/9 (+https://example.org)",
-      "custom-agent/9 (+https://example.org)",
-    ]);
+    expect(replay.log.map((r) => r.headers["user-agent"])).toEqual(["custom-agent/9 (+https://example.org)", "custom-agent/9 (+https://example.org)"]);
   });
 
   it("getJson asks for JSON and parses it; a body that is not JSON is kind parse", async () => {
@@ -592,8 +588,17 @@ describe("undici Agent: keep-alive and separate connect / headers / body timeout
       for await (const chunk of res.body) text += String(chunk);
     };
     // The download (stream) and a getText, side by side to keep the test short.
-    const { ms, value: [streamed, err] } = await timed(() =>
-      Promise.all([download().then(() => undefined, (e: unknown) => e), failure(http.getText(`${server.url}/stall.txt`))]),
+    const {
+      ms,
+      value: [streamed, err],
+    } = await timed(() =>
+      Promise.all([
+        download().then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+        failure(http.getText(`${server.url}/stall.txt`)),
+      ]),
     );
     expect(streamed).toMatchObject({ code: "UND_ERR_BODY_TIMEOUT" });
     expect(text).toBe("chunk0;chunk1;");

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { iconify } from "../sources/iconify.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { iconify } from "../sources/iconify.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Stand-ins: test/fixtures/iconify/manifest.json. No recording of the Iconify API exists; the files are
 // the icon-set repository's collections.json (all 231 sets) and json/pixelarticons.json (20 icons).
@@ -111,7 +111,12 @@ describe("iconify: getAsset", () => {
     expect(await iconify.getAsset("no-such-set", ctx)).toBeNull();
     expect(await iconify.getAsset("../x", ctx)).toBeNull();
     expect(replay.requested).toEqual([COLLECTIONS]);
-    replay.add({ url: "https://cdn.jsdelivr.net/npm/@iconify-json/mdi/icons.json", status: 404, body: "Couldn't find the requested file", note: "scripted 404" });
+    replay.add({
+      url: "https://cdn.jsdelivr.net/npm/@iconify-json/mdi/icons.json",
+      status: 404,
+      body: "Couldn't find the requested file",
+      note: "scripted 404",
+    });
     expect(await iconify.getAsset("mdi", ctx)).toBeNull();
   });
 
@@ -137,13 +142,36 @@ describe("iconify: census", () => {
       countedAt: "2026-11-22T00:00:00.000Z",
     });
     expect(census.byLicense).toEqual({
-      "Apache-2.0": 29, "OFL-1.1": 7, MIT: 97, "CC-BY-4.0": 51, ISC: 3, "CC-BY-SA-4.0": 6, "MPL-2.0": 1, "GPL-2.0-only": 1,
-      "GPL-2.0-or-later": 2, "BSD-3-Clause": 1, Unlicense: 1, "CC0-1.0": 10, "CC-BY-NC-SA-4.0": 1, "CC-BY-SA-3.0": 1,
-      "CC-BY-3.0": 1, "GPL-3.0-only": 1, "GPL-3.0-or-later": 2,
+      "Apache-2.0": 29,
+      "OFL-1.1": 7,
+      MIT: 97,
+      "CC-BY-4.0": 51,
+      ISC: 3,
+      "CC-BY-SA-4.0": 6,
+      "MPL-2.0": 1,
+      "GPL-2.0-only": 1,
+      "GPL-2.0-or-later": 2,
+      "BSD-3-Clause": 1,
+      Unlicense: 1,
+      "CC0-1.0": 10,
+      "CC-BY-NC-SA-4.0": 1,
+      "CC-BY-SA-3.0": 1,
+      "CC-BY-3.0": 1,
+      "GPL-3.0-only": 1,
+      "GPL-3.0-or-later": 2,
     });
     expect(census.categories).toEqual({
-      Material: 6, "UI 24px": 57, "UI 16px / 32px": 18, "UI Other / Mixed Grid": 34, "UI Multicolor": 12, Programming: 10,
-      Logos: 16, Emoji: 11, "Flags / Maps": 12, Thematic: 9, "Archive / Unmaintained": 30,
+      Material: 6,
+      "UI 24px": 57,
+      "UI 16px / 32px": 18,
+      "UI Other / Mixed Grid": 34,
+      "UI Multicolor": 12,
+      Programming: 10,
+      Logos: 16,
+      Emoji: 11,
+      "Flags / Maps": 12,
+      Thematic: 9,
+      "Archive / Unmaintained": 30,
     });
     expect(census.highlights).toEqual([
       { label: "Icons in all sets", title: "Every icon of the listed sets", url: "https://icon-sets.iconify.design", value: 308058 },

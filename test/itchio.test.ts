@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { itchio, parsePrice, parseSize, typeFromTags } from "../sources/itchio.ts";
+import { describe, expect, it } from "vitest";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { itchio, parsePrice, parseSize, typeFromTags } from "../sources/itchio.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const SEARCH = "https://itch.io/search?q=low+poly+tree&type=games&classification=assets";
@@ -31,9 +31,7 @@ describe("itchio metadata", () => {
 describe("itchio searchUrl", () => {
   it("searches game assets only, and browses the listing with its filters when there is no text", () => {
     expect(itchio.searchUrl(query())).toBe(SEARCH);
-    expect(itchio.searchUrl(query({ q: "sci-fi crate & barrel" }))).toBe(
-      "https://itch.io/search?q=sci-fi+crate+%26+barrel&type=games&classification=assets",
-    );
+    expect(itchio.searchUrl(query({ q: "sci-fi crate & barrel" }))).toBe("https://itch.io/search?q=sci-fi+crate+%26+barrel&type=games&classification=assets");
     expect(itchio.searchUrl(query({ q: "", free: true, types: ["model"] }))).toBe("https://itch.io/game-assets/free/tag-3d");
     expect(itchio.searchUrl(query({ q: " ", types: ["sprite"] }))).toBe("https://itch.io/game-assets/tag-2d");
     expect(itchio.searchUrl(query({ q: "" }))).toBe("https://itch.io/game-assets");
@@ -254,9 +252,7 @@ describe("itchio getAsset", () => {
     expect(details!.license).toBeUndefined();
     expect(details!.author).toBe("example");
     expect(details!.formats).toEqual(["zip"]);
-    expect(details!.files).toEqual([
-      { url: TREE, filename: "Low Poly Tree.zip", format: "zip", sizeBytes: 577_000, group: "archive", requiresAuth: true },
-    ]);
+    expect(details!.files).toEqual([{ url: TREE, filename: "Low Poly Tree.zip", format: "zip", sizeBytes: 577_000, group: "archive", requiresAuth: true }]);
   });
 
   it("answers null for a 404 and for an id that is not <author>~<slug>, without asking for the latter", async () => {

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { kenney, parseCards, typeOf, listingUrl } from "../sources/kenney.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { SourceError } from "../core/source-error.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { kenney, listingUrl, parseCards, typeOf } from "../sources/kenney.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/kenney/manifest.json (real kenney.nl pages; listing pages are
 // upstream excerpts of 4 cards each, with the real pagination to pages 1–3).

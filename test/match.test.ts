@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NO_INDEX, type CorpusStats } from "../core/bm25.ts";
-import { band, keeps, matchAssets, type DocMatch } from "../core/match.ts";
+import { type CorpusStats, NO_INDEX } from "../core/bm25.ts";
+import { band, type DocMatch, keeps, matchAssets } from "../core/match.ts";
 import { planQuery, type QueryPlan } from "../core/query-plan.ts";
 import type { Asset } from "../core/schemas/index.ts";
 import { SCORING } from "../core/scoring.ts";

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileErrors, validate } from "@readme/openapi-parser";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type CallToolResult, LATEST_PROTOCOL_VERSION, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { LATEST_PROTOCOL_VERSION, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { licenseById } from "../core/license.ts";
-import { ErrorBody, FileSelection, type AssetDetails } from "../core/schemas/index.ts";
+import { type AssetDetails, ErrorBody, FileSelection } from "../core/schemas/index.ts";
 import type { Source } from "../core/source.ts";
-import { SOURCES } from "../sources/index.ts";
 import { GetAssetOutput, ListProvidersOutput, SearchAssetsOutput } from "../server/mcp/tools.ts";
+import { SOURCES } from "../sources/index.ts";
 import { listen, testApp } from "./helpers/app.ts";
 
 type TestApp = Awaited<ReturnType<typeof testApp>>;
@@ -243,7 +243,9 @@ describe("get_asset licences", () => {
       expect(body.files.map((f) => f.sizeBytes)).toEqual([1234]);
       expect(body.delivery).toBe("page");
       expect(body.downloadUrl).toBeUndefined();
-      expect(body.notes.join(" ")).toMatch(/Credit is required.*No direct download from Stub Site: get it on the asset's page https:\/\/stub\.example\/lamp-1/s);
+      expect(body.notes.join(" ")).toMatch(
+        /Credit is required.*No direct download from Stub Site: get it on the asset's page https:\/\/stub\.example\/lamp-1/s,
+      );
 
       const search = (await client.callTool({ name: "search_assets", arguments: { query: "lamp", providers: ["stubsite"] } })) as CallToolResult;
       const found = structured(tools, "search_assets", search) as ReturnType<typeof SearchAssetsOutput.parse>;
@@ -305,7 +307,15 @@ describe("POST /mcp over raw HTTP", () => {
 
   it.each([
     ["tools/list", { jsonrpc: "2.0", id: 1, method: "tools/list" }],
-    ["initialize", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "t", version: "0" } } }],
+    [
+      "initialize",
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      },
+    ],
   ])("400 for an unsupported MCP-Protocol-Version (%s)", async (_name, body) => {
     const res = await post(body, { ...RPC, "mcp-protocol-version": "1999-01-01" });
     expect(res.status).toBe(400);

@@ -1,7 +1,7 @@
+import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compileErrors, validate } from "@readme/openapi-parser";
-import { buildOpenApi, jsonResponse, rateLimitedResponses, PARAM_TYPES } from "../core/openapi.ts";
+import { buildOpenApi, jsonResponse, PARAM_TYPES, rateLimitedResponses } from "../core/openapi.ts";
 import * as schemas from "../core/schemas/index.ts";
 import { ROUTES } from "../server/routes/table.ts";
 
@@ -45,7 +45,16 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
   "GET /v1/assets/{id}/files": { 200: "FileSelection", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
   "GET /v1/assets/{id}/download": {
-    200: ZIP, 302: NONE, 400: "Error", 401: "Error", 404: "Error", 409: "Error", 413: "Error", 429: "Error", 502: "Error", 503: "Error",
+    200: ZIP,
+    302: NONE,
+    400: "Error",
+    401: "Error",
+    404: "Error",
+    409: "Error",
+    413: "Error",
+    429: "Error",
+    502: "Error",
+    503: "Error",
   },
   "GET /v1/providers": { 200: "ProvidersResponse", 401: "Error", 429: "Error" },
   "GET /v1/catalog": { 200: "Catalog", 401: "Error", 429: "Error" },
@@ -164,7 +173,11 @@ describe("OpenAPI document", () => {
 
   it("types the query parameters as the contract says", () => {
     const types = (path: string) =>
-      Object.fromEntries(op(path, "get").parameters.filter((p: Json) => p.in === "query").map((p: Json) => [p.name, p.schema]));
+      Object.fromEntries(
+        op(path, "get")
+          .parameters.filter((p: Json) => p.in === "query")
+          .map((p: Json) => [p.name, p.schema]),
+      );
     expect(types("/v1/search")).toEqual({
       q: { type: "string", maxLength: 300 },
       type: { type: "string" },
@@ -174,7 +187,12 @@ describe("OpenAPI document", () => {
       limit: { type: "integer", minimum: 1, maximum: 100, default: 24 },
       offset: { type: "integer", minimum: 0, default: 0 },
     });
-    const files = { format: { type: "string", maxLength: 20 }, resolution: { type: "string", default: "2k" }, maps: { type: "string" }, all: { type: "boolean" } };
+    const files = {
+      format: { type: "string", maxLength: 20 },
+      resolution: { type: "string", default: "2k" },
+      maps: { type: "string" },
+      all: { type: "boolean" },
+    };
     expect(types("/v1/assets/{id}/files")).toEqual(files);
     expect(types("/v1/assets/{id}/download")).toEqual(files);
   });
@@ -258,7 +276,12 @@ describe("OpenAPI document", () => {
         {
           method: "GET",
           path: "/v1/stats",
-          operation: { operationId: "getStats", tags: ["System"], summary: "Usage statistics", responses: rateLimitedResponses({ 200: jsonResponse("Stats", "Stats") }) },
+          operation: {
+            operationId: "getStats",
+            tags: ["System"],
+            summary: "Usage statistics",
+            responses: rateLimitedResponses({ 200: jsonResponse("Stats", "Stats") }),
+          },
         },
         {
           method: "HEAD",

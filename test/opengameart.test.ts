@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { opengameart, licenseOf, postDate } from "../sources/opengameart.ts";
+import { describe, expect, it } from "vitest";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { licenseOf, opengameart, postDate } from "../sources/opengameart.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const BASE = "https://opengameart.org/art-search-advanced";
@@ -35,9 +35,7 @@ describe("opengameart searchUrl", () => {
     expect(opengameart.searchUrl(query({ q: "red brick", types: ["texture", "material"], free: true }))).toBe(
       `${BASE}?keys=red+brick&field_art_type_tid%5B0%5D=14`,
     );
-    expect(opengameart.searchUrl(query({ q: "jump", types: ["audio"] }))).toBe(
-      `${BASE}?keys=jump&field_art_type_tid%5B0%5D=12&field_art_type_tid%5B1%5D=13`,
-    );
+    expect(opengameart.searchUrl(query({ q: "jump", types: ["audio"] }))).toBe(`${BASE}?keys=jump&field_art_type_tid%5B0%5D=12&field_art_type_tid%5B1%5D=13`);
     expect(opengameart.searchUrl(query({ q: "knight", types: ["sprite", "other"] }))).toBe(
       `${BASE}?keys=knight&field_art_type_tid%5B0%5D=9&field_art_type_tid%5B1%5D=7273&field_art_type_tid%5B2%5D=11`,
     );
@@ -85,12 +83,7 @@ describe("opengameart search", () => {
     replay.add({ url: `${TREE_3D}&page=2`, file: "search_tree_3d.html" }, dir);
     const result = await opengameart.search(query({ offset: 46, limit: 4 }), ctx);
     expect(replay.requested).toEqual([`${TREE_3D}&page=1`, `${TREE_3D}&page=2`]);
-    expect(result.assets.map((a) => a.nativeId)).toEqual([
-      "dead-tree-0",
-      "realistic-tree-16-dracaena",
-      "palm-tree-v2",
-      "tree-5",
-    ]);
+    expect(result.assets.map((a) => a.nativeId)).toEqual(["dead-tree-0", "realistic-tree-16-dracaena", "palm-tree-v2", "tree-5"]);
   });
 
   it("keeps page 1's cards when the next page fails (page 2, &page=1, is not recorded)", async () => {
@@ -157,11 +150,24 @@ describe("opengameart getAsset", () => {
       spdx: "CC0-1.0",
     });
     expect(details!.tags).toEqual([
-      "plant", "trees", "nature", "tree", "foliage", "stone", "Rock", "Terrain",
-      "waterfall", "tent", "canoe", "paddle", "fence", "statue", "palm",
+      "plant",
+      "trees",
+      "nature",
+      "tree",
+      "foliage",
+      "stone",
+      "Rock",
+      "Terrain",
+      "waterfall",
+      "tent",
+      "canoe",
+      "paddle",
+      "fence",
+      "statue",
+      "palm",
     ]);
     expect(details!.description).toMatch(/^This package includes over 330 nature themed objects/);
-    expect(details!.description).toContain("Copyright/attribution notice: Credit \"Kenney.nl\" or \"www.kenney.nl\", this is not mandatory.");
+    expect(details!.description).toContain('Copyright/attribution notice: Credit "Kenney.nl" or "www.kenney.nl", this is not mandatory.');
     expect(details!.files).toEqual([
       {
         url: "https://opengameart.org/sites/default/files/Nature%20Kit%20%282.1%29.zip",

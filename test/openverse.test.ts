@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openverse, isPlainFileUrl } from "../sources/openverse.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { isPlainFileUrl, openverse } from "../sources/openverse.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recordings: test/fixtures/openverse/manifest.json (Openverse front-end tapes). The search URLs are
 // stand-ins: the tapes asked `peaks=true` (and sensitive results), the source asks page_size/page.
@@ -91,7 +91,13 @@ describe("openverse: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const recorded = JSON.parse(readFileSync(join(FIXTURES, "openverse", "v1_audio_search_q-cat_trimmed.json"), "utf8"));
     const record = (n: number) => ({ ...recorded.results[0], id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, title: `Track ${n}` });
-    const page = (p: number) => ({ result_count: 45, page_count: 3, page_size: 20, page: p, results: Array.from({ length: p === 3 ? 5 : 20 }, (_, i) => record((p - 1) * 20 + i)) });
+    const page = (p: number) => ({
+      result_count: 45,
+      page_count: 3,
+      page_size: 20,
+      page: p,
+      results: Array.from({ length: p === 3 ? 5 : 20 }, (_, i) => record((p - 1) * 20 + i)),
+    });
     for (const p of [2, 3]) replay.add({ url: `${API}/?q=drums&page_size=20&page=${p}`, body: JSON.stringify(page(p)), note: "scripted page" });
     const res = await openverse.search(query("drums", { offset: 30, limit: 24 }), ctx);
     expect(replay.requested).toEqual([`${API}/?q=drums&page_size=20&page=2`, `${API}/?q=drums&page_size=20&page=3`]);
@@ -172,7 +178,16 @@ describe("openverse: getAsset", () => {
     const id = "11111111-2222-4333-8444-555555555555";
     replay.add({
       url: `${API}/${id}/`,
-      body: JSON.stringify({ ...detail, id, url: "https://example.org/listen?track=1", filetype: null, license: "cc0", license_version: "1.0", license_url: "https://creativecommons.org/publicdomain/zero/1.0/", alt_files: [{ url: "https://example.org/a/track.ogg", filetype: "ogg", filesize: 1234 }] }),
+      body: JSON.stringify({
+        ...detail,
+        id,
+        url: "https://example.org/listen?track=1",
+        filetype: null,
+        license: "cc0",
+        license_version: "1.0",
+        license_url: "https://creativecommons.org/publicdomain/zero/1.0/",
+        alt_files: [{ url: "https://example.org/a/track.ogg", filetype: "ogg", filesize: 1234 }],
+      }),
       note: "scripted variant of the recorded detail",
     });
     const details = await openverse.getAsset(id, ctx);

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { runPipeline } from "../pipeline/run.ts";
 import { currentSet, loadPublished } from "../core/published.ts";
+import { runPipeline } from "../pipeline/run.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 

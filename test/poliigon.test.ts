@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { poliigon } from "../sources/poliigon.ts";
 import { Provider } from "../core/schemas/index.ts";
-import { toProvider, type SourceQuery } from "../core/source.ts";
+import { type SourceQuery, toProvider } from "../core/source.ts";
+import { poliigon } from "../sources/poliigon.ts";
 import { sourceQuery } from "./helpers/query.ts";
 
 const query = (over: Partial<SourceQuery> = {}) => sourceQuery("sci fi crate", over);

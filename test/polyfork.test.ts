@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { polyfork, searchApiUrl } from "../sources/polyfork.ts";
-import { pageWindow } from "../sources/kit/page-window.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { SourceError } from "../core/source-error.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { pageWindow } from "../sources/kit/page-window.ts";
+import { polyfork, searchApiUrl } from "../sources/polyfork.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/polyfork/manifest.json (real API answers, not trimmed).
 // Requests with no recording fail as network errors that name the URL, which still lets a test

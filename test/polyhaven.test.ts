@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { polyhaven, resolutionsFor } from "../sources/polyhaven.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { SourceError } from "../core/source-error.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { polyhaven, resolutionsFor } from "../sources/polyhaven.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/polyhaven/manifest.json. The /assets?type=models and ?type=hdris
 // entries are a stand-in (the real all-types /assets recording, trimmed upstream to 5 assets): the
@@ -85,13 +85,25 @@ describe("polyhaven: crawl", () => {
     const bakery = byId.get("abandoned_bakery")!;
     // category "Abandoned & Ruins/Buildings/Derelict Interiors"; attributes light_type mixed, contrast high,
     // backplates true (already a tag), environment indoor, weather overcast.
-    expect(bakery.categories).toEqual(["natural light", "artificial light", "urban", "indoor", "high contrast", "Abandoned & Ruins", "Buildings", "Derelict Interiors"]);
+    expect(bakery.categories).toEqual([
+      "natural light",
+      "artificial light",
+      "urban",
+      "indoor",
+      "high contrast",
+      "Abandoned & Ruins",
+      "Buildings",
+      "Derelict Interiors",
+    ]);
     expect(bakery.tags).toEqual(["abandoned", "empty", "industrial", "windows", "bare", "rubble", "brick", "concrete", "backplates"]);
     const venice = byId.get("venice_sunset")!;
     expect(venice.categories!.slice(-3)).toEqual(["Coast & Water", "Harbours & Piers", "Promenades & Seafronts"]);
     expect(venice.tags).toEqual(["sun", "europe", "architecture", "building", "street", "town", "ocean", "river", "cobblestone"]);
     // The full textures recording is of the older form, without category path or attributes.
-    expect(byId.get("aerial_asphalt_01")).toMatchObject({ tags: ["road", "flat", "cracked"], categories: ["asphalt", "outdoor", "floor", "road", "man made", "aerial"] });
+    expect(byId.get("aerial_asphalt_01")).toMatchObject({
+      tags: ["road", "flat", "cracked"],
+      categories: ["asphalt", "outdoor", "floor", "road", "man made", "aerial"],
+    });
   });
 
   it("maps HDRIs and textures with their own formats and resolutions", async () => {

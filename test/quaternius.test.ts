@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { quaternius } from "../sources/quaternius.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { SourceError } from "../core/source-error.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { SourceError } from "../core/source-error.ts";
+import { quaternius } from "../sources/quaternius.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/quaternius/manifest.json (real pages; the home page is an
 // upstream excerpt of 8 cards, the first of which is the Patreon card, not a pack).

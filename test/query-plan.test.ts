@@ -71,7 +71,10 @@ describe("planQuery: synonyms", () => {
 describe("planQuery: type words", () => {
   it("makes a type word optional and a boost of its types", () => {
     const plan = planQuery("pixel fonts");
-    expect(plan.words.map((w) => [w.text, w.required])).toEqual([["pixel", true], ["fonts", false]]);
+    expect(plan.words.map((w) => [w.text, w.required])).toEqual([
+      ["pixel", true],
+      ["fonts", false],
+    ]);
     expect(plan.boost).toEqual(["font"]);
     expect(planQuery("ui sounds").boost).toEqual(["ui", "audio"]);
     expect(planQuery("pbr rock").boost).toEqual(["material", "texture"]);

@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { planQuery } from "../core/query-plan.ts";
-import { rank, type RankCandidate } from "../core/ranking.ts";
+import { type RankCandidate, rank } from "../core/ranking.ts";
+import type { Asset } from "../core/schemas/index.ts";
 import { SCORING } from "../core/scoring.ts";
 import { AssetIndex } from "../core/search-index.ts";
-import type { Asset } from "../core/schemas/index.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
 const asset = syntheticAsset;
 
 const candidates = (assets: Asset[]): RankCandidate[] =>
-  assets.map((a, i, all) => ({ asset: a, sourceRank: all.filter((b, j) => j < i && b.provider === a.provider).length, sourceCount: all.filter((b) => b.provider === a.provider).length }));
+  assets.map((a, i, all) => ({
+    asset: a,
+    sourceRank: all.filter((b, j) => j < i && b.provider === a.provider).length,
+    sourceCount: all.filter((b) => b.provider === a.provider).length,
+  }));
 
 describe("rank", () => {
   it("puts the title match first and scores in 0..1, best first", () => {
@@ -32,18 +36,18 @@ describe("rank", () => {
   });
 
   it("prefers the exact type", () => {
-    const out = rank(
-      candidates([asset("a", "tree-sprite", { title: "Tree", type: "sprite" }), asset("b", "tree-model", { title: "Tree" })]),
-      { q: "tree", types: ["model"] },
-    );
+    const out = rank(candidates([asset("a", "tree-sprite", { title: "Tree", type: "sprite" }), asset("b", "tree-model", { title: "Tree" })]), {
+      q: "tree",
+      types: ["model"],
+    });
     expect(out.map((a) => a.id)).toEqual(["b:tree-model", "a:tree-sprite"]);
   });
 
   it("boosts the types a type word names by the type weight, keeping the other types", () => {
-    const out = rank(
-      candidates([asset("a", "sprite", { title: "Pixel Sans", type: "sprite" }), asset("b", "font", { title: "Pixel Sans", type: "font" })]),
-      { q: "pixel font", types: [] },
-    );
+    const out = rank(candidates([asset("a", "sprite", { title: "Pixel Sans", type: "sprite" }), asset("b", "font", { title: "Pixel Sans", type: "font" })]), {
+      q: "pixel font",
+      types: [],
+    });
     expect(out.map((a) => a.id)).toEqual(["b:font", "a:sprite"]);
     expect(out[0]!.score! - out[1]!.score!).toBeCloseTo(SCORING.weights.type, 4);
   });
@@ -99,7 +103,8 @@ describe("rank", () => {
     const records = [asset("p", "oak", { title: "Oak Tree", tags: ["oak"] }), asset("p", "pine", { title: "Pine Tree" }), asset("p", "elm", { title: "Elm" })];
     const index = AssetIndex.build(records);
     const [hit] = index.search("oak tree");
-    const one = (c: Omit<RankCandidate, "sourceRank" | "sourceCount">) => rank([{ ...c, sourceRank: 0, sourceCount: 1 }], { q: "oak tree", types: [], stats: index })[0]!.score;
+    const one = (c: Omit<RankCandidate, "sourceRank" | "sourceCount">) =>
+      rank([{ ...c, sourceRank: 0, sourceCount: 1 }], { q: "oak tree", types: [], stats: index })[0]!.score;
     expect(one({ asset: hit!.asset })).toBe(one({ asset: hit!.asset, match: hit!.match }));
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { startServer } from "../server/start.ts";
 import { until } from "./helpers/daemon.ts";
-import { startRedis, type RedisDaemon } from "./helpers/redis.ts";
+import { type RedisDaemon, startRedis } from "./helpers/redis.ts";
 
 type Started = Awaited<ReturnType<typeof startServer>>;
 
@@ -21,7 +21,10 @@ describe("rate limit in Redis (REDIS_URL)", () => {
   let a: Started;
   let b: Started;
   const get = (replica: Started, path = "/v1/providers") => fetch(new URL(path, replica.server.url));
-  const clients = async () => String(await probe.client("LIST")).trim().split("\n").length;
+  const clients = async () =>
+    String(await probe.client("LIST"))
+      .trim()
+      .split("\n").length;
 
   beforeAll(async () => {
     redis = await startRedis();

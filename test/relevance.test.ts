@@ -67,7 +67,9 @@ describe("relevance of the whole service over the judged set", () => {
     console.log(
       `mean NDCG@10 ${figures.meanNdcg10.toFixed(3)} (minimum ${set.minimumMeanNdcg}), mean P@5 ${figures.meanP5.toFixed(3)}, ` +
         `${figures.withoutRelevant.length} of ${figures.queries} queries without a relevant result in the top 10\n` +
-        worst.map((q) => `  ${q.id.padEnd(20)} NDCG@10 ${q.ndcg10.toFixed(3)}  P@5 ${q.p5.toFixed(2)}  top: ${q.top10.slice(0, 3).join(", ") || "(none)"}`).join("\n"),
+        worst
+          .map((q) => `  ${q.id.padEnd(20)} NDCG@10 ${q.ndcg10.toFixed(3)}  P@5 ${q.p5.toFixed(2)}  top: ${q.top10.slice(0, 3).join(", ") || "(none)"}`)
+          .join("\n"),
     );
     expect(figures.queries).toBe(set.queries.length);
     expect(figures.meanNdcg10).toBeGreaterThanOrEqual(set.minimumMeanNdcg);

@@ -1,13 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
 import { ReplayDispatcher, ReplayMissError } from "../core/http/replay.ts";
-import { UpstreamError, type HttpClient } from "../core/http/types.ts";
+import { type HttpClient, UpstreamError } from "../core/http/types.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { FIXTURES } from "./helpers/replay.ts";
 
@@ -53,20 +53,26 @@ describe("manifests", () => {
       writeFileSync(join(dir, path), text);
     };
     write("a-site/body.json", '{"from":"a-site"}');
-    write("a-site/manifest.json", JSON.stringify({
-      note: "synthetic, for replay.test.ts",
-      entries: [
-        { url: "https://a.example/api?q=1", file: "body.json", headers: { "Content-Type": "application/json" } },
-        { url: "https://shared.example/", body: "first manifest" },
-        { url: "https://a.example/gone", status: 410 },
-      ],
-    }));
-    write("b-site/deeper/manifest.json", JSON.stringify({
-      entries: [
-        { method: "GET", url: "https://b.example/file.bin", file: "../data/file.bin" },
-        { url: "https://shared.example/", body: "later manifest" },
-      ],
-    }));
+    write(
+      "a-site/manifest.json",
+      JSON.stringify({
+        note: "synthetic, for replay.test.ts",
+        entries: [
+          { url: "https://a.example/api?q=1", file: "body.json", headers: { "Content-Type": "application/json" } },
+          { url: "https://shared.example/", body: "first manifest" },
+          { url: "https://a.example/gone", status: 410 },
+        ],
+      }),
+    );
+    write(
+      "b-site/deeper/manifest.json",
+      JSON.stringify({
+        entries: [
+          { method: "GET", url: "https://b.example/file.bin", file: "../data/file.bin" },
+          { url: "https://shared.example/", body: "later manifest" },
+        ],
+      }),
+    );
     write("b-site/data/file.bin", "binary-ish \u0000 bytes");
     write("b-site/not-a-manifest.json", '{"entries": "ignored"}');
   });
@@ -193,9 +199,7 @@ describe("scripted entries", () => {
 
 describe("answers that change: `times`", () => {
   it("an entry with times answers that many requests, then the standing entry answers", async () => {
-    const replay = new ReplayDispatcher()
-      .add({ url: A, status: 503, times: 2 })
-      .add({ url: A, body: "up again" });
+    const replay = new ReplayDispatcher().add({ url: A, status: 503, times: 2 }).add({ url: A, body: "up again" });
     const http = clientOver(replay);
     expect((await failure(http.getText(A))).status).toBe(503);
     expect((await failure(http.getText(A))).status).toBe(503);
@@ -205,10 +209,7 @@ describe("answers that change: `times`", () => {
   });
 
   it("limited entries answer first in the order added, even when added after the standing one", async () => {
-    const replay = new ReplayDispatcher()
-      .add({ url: A, body: "standing" })
-      .add({ url: A, fault: "reset", times: 1 })
-      .add({ url: A, status: 502, times: 1 });
+    const replay = new ReplayDispatcher().add({ url: A, body: "standing" }).add({ url: A, fault: "reset", times: 1 }).add({ url: A, status: 502, times: 1 });
     const http = clientOver(replay);
     expect(await failure(http.getText(A))).toMatchObject({ kind: "network", code: "ECONNRESET" });
     expect(await failure(http.getText(A))).toMatchObject({ kind: "http", status: 502 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SearchResponse, type AssetType } from "../core/schemas/index.ts";
+import { type AssetType, SearchResponse } from "../core/schemas/index.ts";
 import { SOURCES } from "../sources/index.ts";
 import { testApp } from "./helpers/app.ts";
 
@@ -88,7 +88,10 @@ async function search(type: AssetType, q: string) {
   expect(res.status).toBe(200);
   const body = SearchResponse.parse(await res.json());
   const providers = [...new Set(body.results.map((r) => r.provider))].sort();
-  const answered = body.providers.filter((p) => p.status === "ok" && p.count > 0).map((p) => p.provider).sort();
+  const answered = body.providers
+    .filter((p) => p.status === "ok" && p.count > 0)
+    .map((p) => p.provider)
+    .sort();
   return { body, providers, answered };
 }
 

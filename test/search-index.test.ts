@@ -15,7 +15,9 @@ describe("AssetIndex statistics", () => {
       asset("a", "2", { title: "Pine Trees", description: "Three tall pines" }),
     ]);
     expect(index.documentCount).toBe(2);
-    expect([index.documentFrequency("tree"), index.documentFrequency("oak"), index.documentFrequency("pine"), index.documentFrequency("elm")]).toEqual([2, 1, 1, 0]);
+    expect([index.documentFrequency("tree"), index.documentFrequency("oak"), index.documentFrequency("pine"), index.documentFrequency("elm")]).toEqual([
+      2, 1, 1, 0,
+    ]);
     expect(index.averageLengths).toEqual([2, 1, 0, 1.5, 0]);
   });
 });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { type Asset, type AssetType, SearchParams, SearchResponse } from "../core/schemas/index.ts";
 import { searchAll } from "../core/search.ts";
 import { AssetIndex } from "../core/search-index.ts";
-import { SearchParams, SearchResponse, type Asset, type AssetType } from "../core/schemas/index.ts";
 import type { Source } from "../core/source.ts";
-import { fakeSource } from "./helpers/fake-source.ts";
-import { syntheticAsset } from "./helpers/synthetic-asset.ts";
+import { fakeIndexedSource, fakeSource } from "./helpers/fake-source.ts";
 import { replayRuntime } from "./helpers/replay.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
-const indexedSource = (id: string, assetTypes: AssetType[] = ["model", "sprite", "font"]): Source => ({ ...fakeSource(id), mode: "indexed", assetTypes });
+const indexedSource = (id: string, assetTypes: AssetType[] = ["model", "sprite", "font"]) => fakeIndexedSource(id, { assetTypes });
 
 /** Downloadable and free, as every indexed record is, so only the text decides. */
 const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset =>
@@ -49,7 +49,8 @@ describe("searchAll over the index", () => {
       ...["1", "2", "3"].map((n) => asset("a", `oak-tree-${n}`, { title: `Oak Tree ${n}` })),
       ...["1", "2"].map((n) => asset("a", `oak-${n}`, { title: `Oak ${n}` })),
     ];
-    const page = async (offset: number) => (await search(assets, [indexedSource("a")], { q: "oak tree", limit: "2", offset: String(offset) })).results.map((r) => r.id);
+    const page = async (offset: number) =>
+      (await search(assets, [indexedSource("a")], { q: "oak tree", limit: "2", offset: String(offset) })).results.map((r) => r.id);
     expect([...(await page(0)), ...(await page(2)), ...(await page(4))]).toEqual(["a:oak-tree-1", "a:oak-tree-2", "a:oak-tree-3", "a:oak-1", "a:oak-2"]);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { AssetDetails, type AssetFile, FileParams } from "../core/schemas/index.ts";
 import { MAP_ROLES, mapRole, selectFiles } from "../core/selection.ts";
-import { AssetDetails, FileParams, type AssetFile } from "../core/schemas/index.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayContext } from "./helpers/replay.ts";
 
@@ -106,10 +106,7 @@ describe("selectFiles: a model (recorded Poly Haven ArmChair_01, max 4k)", () =>
   });
 
   it("gives the model's own maps when maps are asked", () => {
-    expect(names(selectFiles(chair, params({ maps: "diff,rough" })))).toEqual([
-      "Armchair_01_diff_2k.jpg",
-      "Armchair_01_roughness_2k.jpg",
-    ]);
+    expect(names(selectFiles(chair, params({ maps: "diff,rough" })))).toEqual(["Armchair_01_diff_2k.jpg", "Armchair_01_roughness_2k.jpg"]);
   });
 
   it("returns every file with all=true", () => {

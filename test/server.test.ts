@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  AssetDetails,
-  Catalog,
-  CatalogHistory,
-  ErrorBody,
-  FileSelection,
-  ProvidersResponse,
-  SearchResponse,
-} from "../core/schemas/index.ts";
+import { AssetDetails, Catalog, CatalogHistory, ErrorBody, FileSelection, ProvidersResponse, SearchResponse } from "../core/schemas/index.ts";
 import { testApp } from "./helpers/app.ts";
 
 const json = async (res: Response) => res.json() as Promise<Record<string, unknown>>;
@@ -64,8 +56,7 @@ describe("search", () => {
 
   it("filters by type, pages by per-source offset and never repeats page 1", async () => {
     const { get } = await testApp();
-    const page = async (offset: number) =>
-      SearchResponse.parse(await (await get(`/v1/search?q=rock&type=texture&limit=5&offset=${offset}`)).json());
+    const page = async (offset: number) => SearchResponse.parse(await (await get(`/v1/search?q=rock&type=texture&limit=5&offset=${offset}`)).json());
     const one = await page(0);
     const two = await page(5);
     expect(one.results).toHaveLength(5);
@@ -102,9 +93,7 @@ describe("assets", () => {
       expect(details.license?.spdx).toBe("CC0-1.0");
       expect(details.shareUrl).toBe("http://localhost/?asset=polyhaven%3AArmChair_01");
     }
-    expect(replay.requested).toEqual(
-      expect.arrayContaining(["https://api.polyhaven.com/info/ArmChair_01", "https://api.polyhaven.com/files/ArmChair_01"]),
-    );
+    expect(replay.requested).toEqual(expect.arrayContaining(["https://api.polyhaven.com/info/ArmChair_01", "https://api.polyhaven.com/files/ArmChair_01"]));
   });
 
   it("404 for an unknown source or asset, 400 for a malformed id, 502 when the source fails", async () => {
@@ -127,9 +116,7 @@ describe("assets", () => {
     const { get } = await testApp();
     const res = await get("/v1/assets/polyhaven:ArmChair_01/files");
     const sel = FileSelection.parse(await res.json());
-    expect(sel.files.map((f) => f.url)).toEqual([
-      "https://dl.polyhaven.org/file/ph-assets/Models/gltf/2k/ArmChair_01/ArmChair_01_2k.gltf",
-    ]);
+    expect(sel.files.map((f) => f.url)).toEqual(["https://dl.polyhaven.org/file/ph-assets/Models/gltf/2k/ArmChair_01/ArmChair_01_2k.gltf"]);
     const f = sel.files[0]!;
     expect(sel.totalBytes).toBe(f.sizeBytes! + f.includes!.reduce((a, i) => a + i.sizeBytes!, 0));
     const bad = await get("/v1/assets/polyhaven:ArmChair_01/files?resolution=huge");
@@ -158,7 +145,7 @@ describe("sources, catalog and system", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     const page = await res.text();
-    expect(page).toContain('fetch(`/v1/search?${params}`)');
+    expect(page).toContain("fetch(`/v1/search?${params}`)");
     expect(page).toContain('params.get("asset")');
   });
 

@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { itemsUrl, sharetextures, tagOf } from "../sources/sharetextures.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { describe, expect, it } from "vitest";
 import { licenseById } from "../core/license.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { itemsUrl, sharetextures, tagOf } from "../sources/sharetextures.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/sharetextures/manifest.json. The census's untagged listing is a
 // STAND-IN (the real brick-wall tag listing, totalCount 9): see the manifest note.

@@ -9,14 +9,14 @@
  * listener and Redis (QUIT) and exits 0 right after it.
  * With a grace shorter than the download, it is cut and the process still exits 0 by grace + 1 s.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort, until } from "./helpers/daemon.ts";
-import { startRedis, type RedisDaemon } from "./helpers/redis.ts";
-import { SLOW_DOWNLOAD_PATH, slowDownloadReplay, type SlowReplay } from "./helpers/slow-download.ts";
+import { type RedisDaemon, startRedis } from "./helpers/redis.ts";
+import { SLOW_DOWNLOAD_PATH, type SlowReplay, slowDownloadReplay } from "./helpers/slow-download.ts";
 import { unzip } from "./helpers/unzip.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

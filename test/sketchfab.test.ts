@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { sketchfab } from "../sources/sketchfab.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { sketchfab } from "../sources/sketchfab.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/sketchfab/manifest.json. The search recording was made without
 // downloadable=true (all 3 of its models are downloadable); the census URL is a stand-in for it.
@@ -44,14 +44,8 @@ describe("sketchfab: search", () => {
 
     expect(asked(replay)).toEqual([CATEGORIES, SEARCH_TREE]);
     expect(res.total).toBeUndefined(); // the API publishes none
-    expect(res.searchUrl).toBe(
-      "https://sketchfab.com/search?features=downloadable&licenses=7c23a1ba438d4306920229c12afcb5f9&q=tree&type=models",
-    );
-    expect(res.assets.map((a) => a.nativeId)).toEqual([
-      "a9c23391171c4e1abd859b05887e00af",
-      SILVER_TREE,
-      "0a4e3af44632467f901c23fd140fedc2",
-    ]);
+    expect(res.searchUrl).toBe("https://sketchfab.com/search?features=downloadable&licenses=7c23a1ba438d4306920229c12afcb5f9&q=tree&type=models");
+    expect(res.assets.map((a) => a.nativeId)).toEqual(["a9c23391171c4e1abd859b05887e00af", SILVER_TREE, "0a4e3af44632467f901c23fd140fedc2"]);
     for (const asset of res.assets) expect(Asset.parse(asset)).toStrictEqual(asset);
 
     const frog = res.assets[0];
@@ -131,7 +125,9 @@ describe("sketchfab: search", () => {
   it("rejects a changed answer with a message naming the source", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: SEARCH_TREE, body: "<html>changed</html>" });
-    await expect(sketchfab.search(query("tree", { limit: 3 }), ctx)).rejects.toThrow(/^sketchfab: https:\/\/api\.sketchfab\.com\/v3\/search\S+ did not answer JSON/);
+    await expect(sketchfab.search(query("tree", { limit: 3 }), ctx)).rejects.toThrow(
+      /^sketchfab: https:\/\/api\.sketchfab\.com\/v3\/search\S+ did not answer JSON/,
+    );
   });
 
   it("rejects JSON without results, and results of another shape", async () => {
@@ -170,9 +166,7 @@ describe("sketchfab: getAsset", () => {
     });
     expect(details!.tags).toHaveLength(12);
     expect(details!.formats).toBeUndefined(); // the details recording has no archives{}
-    expect(details!.files).toStrictEqual([
-      { url: page, filename: `${SILVER_TREE}-gltf.zip`, format: "gltf", group: "gltf", requiresAuth: true },
-    ]);
+    expect(details!.files).toStrictEqual([{ url: page, filename: `${SILVER_TREE}-gltf.zip`, format: "gltf", group: "gltf", requiresAuth: true }]);
   });
 
   it("lists no file for a model that is not downloadable", async () => {
@@ -235,8 +229,7 @@ describe("sketchfab: census", () => {
           value: 616,
         },
       ],
-      method:
-        "Sketchfab Data API v3 search for downloadable CC0 models publishes no total: the first page (most liked) was counted, a lower bound",
+      method: "Sketchfab Data API v3 search for downloadable CC0 models publishes no total: the first page (most liked) was counted, a lower bound",
       countedAt: "2026-11-22T00:00:00.000Z",
     });
   });
@@ -256,8 +249,6 @@ describe("sketchfab: searchUrl", () => {
     expect(sketchfab.searchUrl(query("old tree"))).toBe(
       "https://sketchfab.com/search?features=downloadable&licenses=7c23a1ba438d4306920229c12afcb5f9&q=old+tree&type=models",
     );
-    expect(sketchfab.searchUrl(query(""))).toBe(
-      "https://sketchfab.com/search?features=downloadable&licenses=7c23a1ba438d4306920229c12afcb5f9&type=models",
-    );
+    expect(sketchfab.searchUrl(query(""))).toBe("https://sketchfab.com/search?features=downloadable&licenses=7c23a1ba438d4306920229c12afcb5f9&type=models");
   });
 });

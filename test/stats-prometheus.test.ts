@@ -5,18 +5,18 @@
  * temp storage folder, drives requests, waits for a scrape, and reads /v1/stats. Then it stops
  * Prometheus and checks the fallback to process counts. It never skips: without the binary it fails.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SearchResponse, Stats } from "../core/schemas/index.ts";
-import { polyhaven } from "../sources/polyhaven.ts";
-import { LATENCY_BUCKETS, startMetricsServer, type MetricsServer } from "../server/stats/metrics.ts";
+import { LATENCY_BUCKETS, type MetricsServer, startMetricsServer } from "../server/stats/metrics.ts";
 import { createUsage } from "../server/stats/usage.ts";
+import { polyhaven } from "../sources/polyhaven.ts";
 import { testApp } from "./helpers/app.ts";
-import { fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
 import { freePort, until } from "./helpers/daemon.ts";
+import { fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
 
 const BIN = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
 const QUERY = "zebra-unicorn-7431";
@@ -132,7 +132,9 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     // synthetic source, 1 over MCP; 2 asset views, 1 download, 2 page views, 2 MCP tool calls.
     for (let i = 0; i < 3; i++) expect((await get(`/v1/search?q=${QUERY}&providers=polyhaven`, { headers: asClient })).status).toBe(200);
     for (let i = 0; i < 2; i++) {
-      const res = await get("/v1/search?q=chair&type=model&providers=polyhaven", { headers: { "sec-fetch-site": "same-origin", "user-agent": "Mozilla/5.0 Firefox/133.0" } });
+      const res = await get("/v1/search?q=chair&type=model&providers=polyhaven", {
+        headers: { "sec-fetch-site": "same-origin", "user-agent": "Mozilla/5.0 Firefox/133.0" },
+      });
       expect(SearchResponse.parse(await res.json()).results.length).toBeGreaterThan(0);
     }
     const reports = await Promise.all(

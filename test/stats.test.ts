@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SearchResponse, Stats } from "../core/schemas/index.ts";
+import { CLIENT_FAMILIES, clientFamily } from "../server/stats/client-family.ts";
+import { type MetricsServer, routeTemplate, startMetricsServer } from "../server/stats/metrics.ts";
+import { createUsage, LatencyRing } from "../server/stats/usage.ts";
 import { SOURCES } from "../sources/index.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
-import { CLIENT_FAMILIES, clientFamily } from "../server/stats/client-family.ts";
-import { routeTemplate, startMetricsServer, type MetricsServer } from "../server/stats/metrics.ts";
-import { LatencyRing, createUsage } from "../server/stats/usage.ts";
 import { testApp } from "./helpers/app.ts";
 import { fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
 
@@ -183,9 +183,7 @@ describe("GET /v1/stats, process mode", () => {
     replay.add({ url: url("silent"), fault: "hang" });
 
     const before = Stats.parse(await (await get("/v1/stats")).json());
-    expect(before.providers).toEqual([
-      { provider: "synthetic", requests: 0, ok: 0, errors: 0, timeouts: 0, okRate: null, p50Ms: null, p95Ms: null },
-    ]);
+    expect(before.providers).toEqual([{ provider: "synthetic", requests: 0, ok: 0, errors: 0, timeouts: 0, okRate: null, p50Ms: null, p95Ms: null }]);
 
     const queries = [...delays.map((_, i) => `q${i}`), "broken", "silent"];
     const reports = await Promise.all(

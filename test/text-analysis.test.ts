@@ -59,8 +59,17 @@ describe("runTerms", () => {
 describe("analyze", () => {
   it("counts each term per field (title, tags, categories, description, author), each field's length in words, and which terms are words", () => {
     const asset: Asset = {
-      id: "x:1", provider: "x", nativeId: "1", title: "Oak Trees", type: "model", tags: ["tree", "low poly"], categories: ["Nature"],
-      description: "Two oak trees.", author: "Ann", url: "https://x.example/1", downloadable: true,
+      id: "x:1",
+      provider: "x",
+      nativeId: "1",
+      title: "Oak Trees",
+      type: "model",
+      tags: ["tree", "low poly"],
+      categories: ["Nature"],
+      description: "Two oak trees.",
+      author: "Ann",
+      url: "https://x.example/1",
+      downloadable: true,
     };
     const doc = analyze(asset);
     expect(Object.fromEntries(doc.terms)).toEqual({
@@ -80,7 +89,16 @@ describe("analyze", () => {
   });
 
   it("pairs words within one tag, never across tags", () => {
-    const doc = analyze({ id: "x:2", provider: "x", nativeId: "2", title: "", type: "model", tags: ["low", "poly"], url: "https://x.example/2", downloadable: false });
+    const doc = analyze({
+      id: "x:2",
+      provider: "x",
+      nativeId: "2",
+      title: "",
+      type: "model",
+      tags: ["low", "poly"],
+      url: "https://x.example/2",
+      downloadable: false,
+    });
     expect(doc.terms.has("lowpoli")).toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { texturecan } from "../sources/texturecan.ts";
-import { pageWindow } from "../sources/kit/page-window.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
-import { replayContext } from "./helpers/replay.ts";
+import { pageWindow } from "../sources/kit/page-window.ts";
+import { texturecan } from "../sources/texturecan.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { replayContext } from "./helpers/replay.ts";
 
 // Recorded responses: test/fixtures/texturecan/manifest.json. Every page is an upstream excerpt, so
 // page 1 of the 'wood' search holds 3 cards (and a pager of 4 pages) and page 2 holds 2.

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { texturescom, searchApiUrl } from "../sources/texturescom.ts";
 import { Asset } from "../core/schemas/index.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { searchApiUrl, texturescom } from "../sources/texturescom.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recorded response: test/fixtures/texturescom/manifest.json. The exact recorded query string is
 // unknown: the recording is mapped to the URL this source asks for q=tree (see the manifest's note).

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { thingiverse, thingLicense } from "../sources/thingiverse.ts";
-import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { licenseById } from "../core/license.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { toProvider } from "../core/source.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { thingiverse, thingLicense } from "../sources/thingiverse.ts";
 import { sourceQuery } from "./helpers/query.ts";
+import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
 // Recordings: test/fixtures/thingiverse/manifest.json (the Openverse catalog team's Thingiverse notes).
 // /search/beer/ is a stand-in served with the recorded /newest excerpt; bodies marked "scripted" are
@@ -77,7 +77,11 @@ describe("thingiverse: search", () => {
     const [item] = JSON.parse(readFileSync(join(FIXTURES, "thingiverse", "newest_per_page_30_page_1_excerpt.json"), "utf8"));
     const hits = (p: number) => Array.from({ length: 30 }, (_, i) => ({ ...item, id: (p - 1) * 30 + i, name: `Thing ${(p - 1) * 30 + i}` }));
     for (const p of [1, 2]) {
-      replay.add({ url: `${API}/search/gear%20box/?type=things&per_page=30&page=${p}&sort=relevant`, body: JSON.stringify({ total: 4321, hits: hits(p) }), note: "scripted" });
+      replay.add({
+        url: `${API}/search/gear%20box/?type=things&per_page=30&page=${p}&sort=relevant`,
+        body: JSON.stringify({ total: 4321, hits: hits(p) }),
+        note: "scripted",
+      });
     }
     const res = await thingiverse.search(query("gear box", { offset: 24, limit: 10 }), ctx);
     expect(replay.requested).toEqual([1, 2].map((p) => `${API}/search/gear%20box/?type=things&per_page=30&page=${p}&sort=relevant`));
@@ -143,8 +147,22 @@ describe("thingiverse: getAsset", () => {
     });
     expect(details!.description).toMatch(/^guidafilo per Alfawise U30 con 4 rulli/);
     expect(details!.files).toStrictEqual([
-      { url: "https://api.thingiverse.com/files/6867550/download", filename: "Clip_di_tenuta.stl", format: "stl", sizeBytes: 11084, group: "stl", requiresAuth: true },
-      { url: "https://api.thingiverse.com/files/6867552/download", filename: "Cont_rulli.stl", format: "stl", sizeBytes: 50084, group: "stl", requiresAuth: true },
+      {
+        url: "https://api.thingiverse.com/files/6867550/download",
+        filename: "Clip_di_tenuta.stl",
+        format: "stl",
+        sizeBytes: 11084,
+        group: "stl",
+        requiresAuth: true,
+      },
+      {
+        url: "https://api.thingiverse.com/files/6867552/download",
+        filename: "Cont_rulli.stl",
+        format: "stl",
+        sizeBytes: 50084,
+        group: "stl",
+        requiresAuth: true,
+      },
       {
         url: "https://api.thingiverse.com/files/6867554/download",
         filename: "Guidafilo4_rulli_removibile.FCStd",
@@ -173,7 +191,11 @@ describe("thingiverse: getAsset", () => {
   });
 
   it("maps Thingiverse's licence names without claiming a Creative Commons version", () => {
-    expect(thingLicense("Creative Commons - Attribution")).toStrictEqual({ name: "Creative Commons - Attribution", commercialUse: true, attributionRequired: true });
+    expect(thingLicense("Creative Commons - Attribution")).toStrictEqual({
+      name: "Creative Commons - Attribution",
+      commercialUse: true,
+      attributionRequired: true,
+    });
     expect(thingLicense("Creative Commons - Attribution - Non-Commercial - Share Alike")).toStrictEqual({
       name: "Creative Commons - Attribution - Non-Commercial - Share Alike",
       commercialUse: false,

@@ -4,10 +4,10 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
 import { fromBufferPromise } from "yauzl";
-import { UpstreamError, type HttpClient, type StreamResponse } from "../core/http/types.ts";
+import { type HttpClient, type StreamResponse, UpstreamError } from "../core/http/types.ts";
 import { licenseById } from "../core/license.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { creditsText, isStored, planZip, streamZip, ZipTooLargeError, type ZipPlan } from "../server/download/zip.ts";
+import { creditsText, isStored, planZip, streamZip, type ZipPlan, ZipTooLargeError } from "../server/download/zip.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { FIXTURES, replayRuntime } from "./helpers/replay.ts";
 
@@ -163,7 +163,23 @@ describe("creditsText", () => {
 
 describe("isStored", () => {
   it("stores already-compressed formats and deflates the rest", () => {
-    for (const name of ["a.jpg", "a.JPEG", "a.png", "a.webp", "a.zip", "a.glb", "a.gz", "a.mp3", "a.ogg", "a.woff2", "a.exr", "a.ktx2", "a.7z", "a.rar", "a.mp4"]) {
+    for (const name of [
+      "a.jpg",
+      "a.JPEG",
+      "a.png",
+      "a.webp",
+      "a.zip",
+      "a.glb",
+      "a.gz",
+      "a.mp3",
+      "a.ogg",
+      "a.woff2",
+      "a.exr",
+      "a.ktx2",
+      "a.7z",
+      "a.rar",
+      "a.mp4",
+    ]) {
       expect(isStored(name), name).toBe(true);
     }
     for (const name of ["a.gltf", "a.bin", "a.obj", "a.fbx", "a.blend", "a.hdr", "a.txt", "LICENSE", "a.usda"]) {

@@ -149,8 +149,7 @@ type AnyCallback = (err: NodeJS.ErrnoException | null, address?: string | Lookup
 export function guardedLookup(base: typeof dnsLookup = dnsLookup): typeof dnsLookup {
   function guarded(hostname: string, options: unknown, callback?: unknown): void {
     const cb = (typeof options === "function" ? options : callback) as AnyCallback;
-    const opts: LookupOptions =
-      typeof options === "number" ? { family: options } : typeof options === "object" && options ? options : {};
+    const opts: LookupOptions = typeof options === "number" ? { family: options } : typeof options === "object" && options ? options : {};
     const done: LookupAllCallback = (err, addresses) => {
       if (err) return cb(err);
       const blocked = addresses.map((a) => blockedReason(a.address)).find((r) => r !== undefined);

@@ -1,12 +1,12 @@
-import { Agent, request, type Dispatcher } from "undici";
-import pRetry, { AbortError } from "p-retry";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
+import pRetry, { AbortError } from "p-retry";
+import { Agent, type Dispatcher, request } from "undici";
 import type { Config } from "../config.ts";
-import { assertPublicUrl, guardedLookup, BlockedAddressError } from "./address-guard.ts";
 import { timeBox } from "../time-box.ts";
+import { assertPublicUrl, BlockedAddressError, guardedLookup } from "./address-guard.ts";
 import { TtlCache } from "./cache.ts";
-import { UpstreamError, type HttpClient, type RequestOptions, type StreamResponse, type TextResponse } from "./types.ts";
+import { type HttpClient, type RequestOptions, type StreamResponse, type TextResponse, UpstreamError } from "./types.ts";
 
 export interface HttpClientOptions {
   config: Pick<Config, "userAgent" | "cacheTtlMs" | "cacheMaxEntries" | "connectTimeoutMs" | "headersTimeoutMs" | "bodyTimeoutMs" | "retries">;

@@ -16,15 +16,11 @@ export const License = z
   .meta({ id: "License" });
 export type License = z.infer<typeof License>;
 
-export const Price = z
-  .object({ free: z.boolean(), amount: z.number().optional(), currency: z.string().optional() })
-  .meta({ id: "Price" });
+export const Price = z.object({ free: z.boolean(), amount: z.number().optional(), currency: z.string().optional() }).meta({ id: "Price" });
 export type Price = z.infer<typeof Price>;
 
 /** Another listing of the same asset on a different source (additive field of Asset). */
-export const AlsoOn = z
-  .object({ id: z.string(), provider: z.string(), url: z.url() })
-  .meta({ id: "AlsoOn" });
+export const AlsoOn = z.object({ id: z.string(), provider: z.string(), url: z.url() }).meta({ id: "AlsoOn" });
 export type AlsoOn = z.infer<typeof AlsoOn>;
 
 export const Asset = z
@@ -55,9 +51,7 @@ export const Asset = z
   .meta({ id: "Asset" });
 export type Asset = z.infer<typeof Asset>;
 
-export const IncludedFile = z
-  .object({ path: z.string(), url: z.url(), sizeBytes: z.int().optional() })
-  .meta({ id: "IncludedFile" });
+export const IncludedFile = z.object({ path: z.string(), url: z.url(), sizeBytes: z.int().optional() }).meta({ id: "IncludedFile" });
 export type IncludedFile = z.infer<typeof IncludedFile>;
 
 export const AssetFile = z

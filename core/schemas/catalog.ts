@@ -1,15 +1,11 @@
 import { z } from "zod";
 
-export const CountWithBound = z
-  .object({ count: z.int().min(0), atLeast: z.boolean().optional() })
-  .meta({ id: "CountWithBound" });
+export const CountWithBound = z.object({ count: z.int().min(0), atLeast: z.boolean().optional() }).meta({ id: "CountWithBound" });
 export type CountWithBound = z.infer<typeof CountWithBound>;
 
 const Counts = z.record(z.string(), z.int().min(0));
 
-export const Highlight = z
-  .object({ label: z.string(), title: z.string(), url: z.url(), value: z.int().optional() })
-  .meta({ id: "Highlight" });
+export const Highlight = z.object({ label: z.string(), title: z.string(), url: z.url(), value: z.int().optional() }).meta({ id: "Highlight" });
 
 export const SourceCensus = z
   .object({
@@ -67,7 +63,5 @@ export const CatalogHistoryPoint = z
   .meta({ id: "CatalogHistoryPoint" });
 export type CatalogHistoryPoint = z.infer<typeof CatalogHistoryPoint>;
 
-export const CatalogHistory = z
-  .object({ points: z.array(CatalogHistoryPoint) })
-  .meta({ id: "CatalogHistory" });
+export const CatalogHistory = z.object({ points: z.array(CatalogHistoryPoint) }).meta({ id: "CatalogHistory" });
 export type CatalogHistory = z.infer<typeof CatalogHistory>;

@@ -62,11 +62,7 @@ export const SearchParams = z.object({
     .transform((q) => (q ?? "").trim())
     .describe("short, concrete free-text query"),
   type: typesParam.describe("comma-separated AssetType values"),
-  providers: z
-    .string()
-    .optional()
-    .transform(commaList)
-    .describe("comma-separated source ids (from /v1/providers)"),
+  providers: z.string().optional().transform(commaList).describe("comma-separated source ids (from /v1/providers)"),
   free: booleanParam("free").describe("only free assets"),
   downloadable: booleanParam("downloadable").describe("only assets this server can download directly"),
   limit: intParam("limit", 1, 100, 24).describe("1 to 100, default 24"),

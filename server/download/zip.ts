@@ -16,11 +16,11 @@
  * and, unless the client left, logged on stderr as one line naming the asset, the file and the
  * upstream status or failure kind; never the client (address, user agent, query).
  */
-import { type PassThrough, Transform, type Readable } from "node:stream";
+import { type PassThrough, type Readable, Transform } from "node:stream";
 import { ZipFile } from "yazl";
+import { type HttpClient, UpstreamError } from "../../core/http/types.ts";
 import { attributionLine } from "../../core/license.ts";
 import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
-import { UpstreamError, type HttpClient } from "../../core/http/types.ts";
 import type { DownloadFailureReason, Metrics } from "../stats/metrics.ts";
 
 export interface ZipPlan {
@@ -45,15 +45,47 @@ export const CREDITS_FILENAME = "LICENSE.txt";
  */
 const STORED_EXTENSIONS = new Set([
   // images
-  "jpg", "jpeg", "png", "webp", "gif", "avif", "heic", "jxl", "exr", "ktx2", "basis",
+  "jpg",
+  "jpeg",
+  "png",
+  "webp",
+  "gif",
+  "avif",
+  "heic",
+  "jxl",
+  "exr",
+  "ktx2",
+  "basis",
   // archives and compressed containers
-  "zip", "7z", "rar", "gz", "tgz", "bz2", "xz", "zst", "usdz", "unitypackage",
+  "zip",
+  "7z",
+  "rar",
+  "gz",
+  "tgz",
+  "bz2",
+  "xz",
+  "zst",
+  "usdz",
+  "unitypackage",
   // 3D
-  "glb", "drc",
+  "glb",
+  "drc",
   // audio and video
-  "mp3", "ogg", "oga", "opus", "m4a", "aac", "flac", "mp4", "m4v", "webm", "mov", "mkv",
+  "mp3",
+  "ogg",
+  "oga",
+  "opus",
+  "m4a",
+  "aac",
+  "flac",
+  "mp4",
+  "m4v",
+  "webm",
+  "mov",
+  "mkv",
   // fonts
-  "woff", "woff2",
+  "woff",
+  "woff2",
 ]);
 
 /** True when the entry is stored (STORE), false when deflated. Decided by the file extension. */
@@ -151,11 +183,7 @@ export function creditsText(details: AssetDetails, files: AssetFile[]): string {
   if (credit) lines.push("", "Credit line (the licence requires attribution):", credit);
   lines.push("", "Files (path in this folder, then where it was downloaded from):");
   for (const entry of planZip(details, files).entries) lines.push(`  ${entry.path}`, `    ${entry.url}`);
-  lines.push(
-    "",
-    "The licence above is the one the source site states for this asset; the source page is authoritative.",
-    "",
-  );
+  lines.push("", "The licence above is the one the source site states for this asset; the source page is authoritative.", "");
   return lines.join("\n");
 }
 
@@ -166,9 +194,7 @@ export class ZipTooLargeError extends Error {
     /** The size announced or counted so far when the cap was hit (a lower bound of the real total). */
     readonly actualBytes?: number,
   ) {
-    super(
-      `the download is larger than the limit of ${limitBytes} bytes${actualBytes !== undefined ? ` (at least ${actualBytes} bytes)` : ""}`,
-    );
+    super(`the download is larger than the limit of ${limitBytes} bytes${actualBytes !== undefined ? ` (at least ${actualBytes} bytes)` : ""}`);
     this.name = "ZipTooLargeError";
   }
 }

@@ -20,7 +20,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
 import { errorResponse, jsonResponse, rateLimitedResponses } from "../../core/openapi.ts";
-import { publicBase, type AppDeps } from "../context.ts";
+import { type AppDeps, publicBase } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { createMcpServer } from "./tools.ts";
 

@@ -17,10 +17,10 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { UpstreamError } from "../../core/http/types.ts";
 import { attributionLine } from "../../core/license.ts";
 import { API_VERSION } from "../../core/openapi.ts";
 import { ASSET_TYPES, AssetDetails, FileParams, FileSelection, ProvidersResponse, SearchResponse } from "../../core/schemas/index.ts";
-import { UpstreamError } from "../../core/http/types.ts";
 import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -70,7 +70,11 @@ const searchInput = {
 
 const getAssetInput = {
   id: z.string().min(1).max(300).describe("asset id `<provider>:<nativeId>` from search_assets, for example polyhaven:ArmChair_01"),
-  format: z.string().max(20).optional().describe("preferred format or package (glb, gltf, fbx, blend, obj, usd, hdr, exr, jpg, png, zip); the closest available wins"),
+  format: z
+    .string()
+    .max(20)
+    .optional()
+    .describe("preferred format or package (glb, gltf, fbx, blend, obj, usd, hdr, exr, jpg, png, zip); the closest available wins"),
   resolution: z.string().max(10).optional().describe("texture/HDRI resolution (1k, 2k, 4k, 8k); the closest available is used; default 2k"),
   maps: z.array(z.string().max(40)).max(20).optional().describe("texture map types for map sets, for example ['diff', 'nor_gl', 'rough', 'ao']"),
 };
@@ -82,7 +86,9 @@ export const GetAssetOutput = FileSelection.extend({
   attribution: z.string().optional().describe("ready-to-paste credit line; present when the licence requires credit"),
   delivery: z
     .enum(["file", "zip", "page"])
-    .describe("what downloadUrl gives: `file` a redirect to the one file, `zip` one archive of the files; `page` no direct download, get it on the asset's page"),
+    .describe(
+      "what downloadUrl gives: `file` a redirect to the one file, `zip` one archive of the files; `page` no direct download, get it on the asset's page",
+    ),
   downloadUrl: z.url().optional().describe("absolute download URL of this server for exactly the selected files"),
   notes: z.array(z.string()).describe("what to tell the user or do next (licence, credit, files behind a login, keys)"),
 });
@@ -220,10 +226,7 @@ export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetAr
 
 /** A new MCP server with the three tools; one per HTTP request (stateless), or one per stdio session. */
 export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
-  const server = new McpServer(
-    { name: "asset-search", title: "Asset Search", version: API_VERSION },
-    { instructions: INSTRUCTIONS },
-  );
+  const server = new McpServer({ name: "asset-search", title: "Asset Search", version: API_VERSION }, { instructions: INSTRUCTIONS });
   const annotations = { readOnlyHint: true, openWorldHint: true } as const;
   // Usage statistics (server/stats/usage.ts): the tool's name, and for searches the surface, the
   // type filter and the client family only: an MCP client's name, else its User-Agent; never either itself.

@@ -1,4 +1,4 @@
-import { handleCors, type CorsOptions, type H3Event, type HTTPResponse } from "h3";
+import { type CorsOptions, type H3Event, type HTTPResponse, handleCors } from "h3";
 
 /**
  * Any origin may read the API, the published JSON and the OpenAPI description (API explorers,

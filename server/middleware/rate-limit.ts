@@ -1,6 +1,6 @@
 import { getRequestIP, type H3Event } from "h3";
 import { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { clientPrefix } from "../../core/ip.ts";
 import { ApiError } from "../errors.ts";
 
@@ -21,7 +21,13 @@ export interface RateLimit {
  * client itself and are never trusted. IPv6 counts by its /64.
  */
 export function clientKey(event: H3Event, hops: number): string {
-  const forwarded = hops > 0 ? (event.req.headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean) : [];
+  const forwarded =
+    hops > 0
+      ? (event.req.headers.get("x-forwarded-for") ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
   const nearestFirst = [getRequestIP(event), ...forwarded.reverse()];
   const ip = nearestFirst[Math.min(hops, nearestFirst.length - 1)];
   return ip ? clientPrefix(ip) : "unknown";
@@ -109,6 +115,10 @@ export function createRedisLimiter(url: string, perMinute: number): SharedLimite
   return {
     limiter,
     connected,
-    close: () => (closed ??= client.quit().then(() => undefined, () => client.disconnect())),
+    close: () =>
+      (closed ??= client.quit().then(
+        () => undefined,
+        () => client.disconnect(),
+      )),
   };
 }

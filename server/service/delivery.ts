@@ -2,11 +2,7 @@ import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
 import type { AssetRef } from "./assets.ts";
 
 /** How a selection is delivered: the source's page only, nothing matching, one redirect, or a zip. */
-export type Delivery =
-  | { kind: "page" }
-  | { kind: "none" }
-  | { kind: "redirect"; file: AssetFile }
-  | { kind: "zip"; files: AssetFile[] };
+export type Delivery = { kind: "page" } | { kind: "none" } | { kind: "redirect"; file: AssetFile } | { kind: "zip"; files: AssetFile[] };
 
 /** The delivery rule of `/download`, which the MCP `get_asset` tool describes; files behind a login never count. */
 export function deliveryOf(ref: AssetRef, details: AssetDetails, files: AssetFile[]): Delivery {

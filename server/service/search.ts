@@ -2,8 +2,9 @@
  * The aggregated search, as every surface runs it: the HTTP route `GET /v1/search`, the MCP tool
  * `search_assets` (server/mcp/tools.ts) and `asset-search search` (cli/main.ts).
  */
-import { searchAll } from "../../core/search.ts";
+
 import { SearchParams, type SearchResponse } from "../../core/schemas/index.ts";
+import { searchAll } from "../../core/search.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams, queryValues } from "../query.ts";

@@ -5,20 +5,7 @@
  * metrics label.
  */
 
-export const CLIENT_FAMILIES = [
-  "claude",
-  "chatgpt",
-  "cursor",
-  "vscode",
-  "windsurf",
-  "curl",
-  "wget",
-  "python",
-  "node",
-  "go",
-  "browser",
-  "other",
-] as const;
+export const CLIENT_FAMILIES = ["claude", "chatgpt", "cursor", "vscode", "windsurf", "curl", "wget", "python", "node", "go", "browser", "other"] as const;
 export type ClientFamily = (typeof CLIENT_FAMILIES)[number];
 
 /**

@@ -12,7 +12,7 @@
  * increment of a series that appears with a value above 0, and the stats windows are read with it.
  */
 import { createServer, type Server } from "node:http";
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { ASSET_TYPES } from "../../core/schemas/index.ts";
 import { CLIENT_FAMILIES } from "./client-family.ts";
 

@@ -107,8 +107,7 @@ export async function readPrometheus(baseUrl: string, options: PrometheusOptions
     throw new PrometheusUnavailable("Prometheus has no data from this service yet (is it scraping METRICS_PORT?)");
   }
   const time = String(at);
-  const inc = (metric: string, range: string, by?: string) =>
-    q(`sum${by ? ` by (${by})` : ""} (increase(${metric}[${range}]))`, time);
+  const inc = (metric: string, range: string, by?: string) => q(`sum${by ? ` by (${by})` : ""} (increase(${metric}[${range}]))`, time);
 
   const windowQueries = WINDOWS.map(async (w) => {
     const [searches, views, downloads, pages, tools] = await Promise.all([
@@ -132,8 +131,7 @@ export async function readPrometheus(baseUrl: string, options: PrometheusOptions
     };
     return { window, tools };
   });
-  const quantile = (qv: number) =>
-    q(`histogram_quantile(${qv}, sum by (source, le) (increase(${METRIC.sourceLatency}_bucket[24h])))`, time);
+  const quantile = (qv: number) => q(`histogram_quantile(${qv}, sum by (source, le) (increase(${METRIC.sourceLatency}_bucket[24h])))`, time);
 
   const [day, week, clients, types, requests, p50, p95] = await Promise.all([
     windowQueries[0]!,

@@ -14,7 +14,7 @@
  */
 import { ASSET_TYPES, type ProviderHealth, type ProviderReport, type Ranked, type UsageWindow } from "../../core/schemas/index.ts";
 import { asClientFamily, type ClientFamily } from "./client-family.ts";
-import { MAX_TOOLS, Metrics, SURFACES, type MetricsOptions, type SourceOutcome, type Surface } from "./metrics.ts";
+import { MAX_TOOLS, Metrics, type MetricsOptions, type SourceOutcome, SURFACES, type Surface } from "./metrics.ts";
 
 export type { ClientFamily } from "./client-family.ts";
 export type { Surface } from "./metrics.ts";

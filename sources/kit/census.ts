@@ -2,7 +2,11 @@
 export const DAY_MS = 86_400_000;
 
 /** How many items (or how much of `weight`) fall under each key; an item may have several keys or none. */
-export function countBy<T>(items: Iterable<T>, key: (item: T) => string | readonly string[] | null | undefined, weight: (item: T) => number = () => 1): Record<string, number> {
+export function countBy<T>(
+  items: Iterable<T>,
+  key: (item: T) => string | readonly string[] | null | undefined,
+  weight: (item: T) => number = () => 1,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const item of items) {
     const keys = key(item);

@@ -4,9 +4,9 @@
  * that names the source once, and the census gets its header (id, name, homepage, countedAt).
  */
 import type { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
-import { toSourceError } from "../../core/source-error.ts";
 import type { IndexedSource, LinkSource, LiveSource, SourceContext, SourceMeta, SourceQuery, SourceSearchResult } from "../../core/source.ts";
-import { sourceIo, type SourceIo } from "./fetch.ts";
+import { toSourceError } from "../../core/source-error.ts";
+import { type SourceIo, sourceIo } from "./fetch.ts";
 
 /** A census as an adapter counts it; the header comes from the source's facts. */
 export type CensusBody = Omit<SourceCensus, "id" | "name" | "homepage" | "countedAt">;

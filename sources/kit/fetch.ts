@@ -4,8 +4,8 @@
  */
 import type { z } from "zod";
 import type { TextResponse } from "../../core/http/types.ts";
-import { SourceError } from "../../core/source-error.ts";
 import type { SourceContext } from "../../core/source.ts";
+import { SourceError } from "../../core/source-error.ts";
 
 type Headers = Record<string, string>;
 
@@ -78,9 +78,3 @@ export async function unlessAnyGone<T extends readonly unknown[]>(...requests: {
   if (failures.length) throw failures[0];
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
-
-// Migration shims: removed once every adapter reads through SourceIo.
-export const fetchText = (url: string, ctx: SourceContext) => ctx.http.getText(url, { signal: ctx.signal });
-export const fetchJsonWithHeaders = <T = unknown>(source: string, url: string, ctx: SourceContext, headers: Headers = {}) =>
-  sourceIo(source, ctx).jsonWithHeaders<T>(url, headers);
-export const fetchJson = <T = unknown>(source: string, url: string, ctx: SourceContext, headers: Headers = {}) => sourceIo(source, ctx).json<T>(url, headers);

@@ -39,9 +39,44 @@ const TOOLS = ["search_assets", "get_asset", "list_providers"];
 
 /** Strings that break parsers and validators more often than random text does. */
 const NASTY = [
-  "", " ", "%", "%%", "%zz", "%00", "%ff", "%C0%AE", "..", "../..", "./", "\\", "null", "undefined", "NaN", "Infinity", "-0", "1e309",
-  "0x10", "-1", "99999999999999999999", "true", "[]", "{}", "__proto__", "constructor", "<script>", "'; drop table x;--",
-  "\u0000", "\r\n", "\u202e", "😀", "a".repeat(5000), "type=model", "a,b,,c", ",,,", "model,model", "http://127.0.0.1/",
+  "",
+  " ",
+  "%",
+  "%%",
+  "%zz",
+  "%00",
+  "%ff",
+  "%C0%AE",
+  "..",
+  "../..",
+  "./",
+  "\\",
+  "null",
+  "undefined",
+  "NaN",
+  "Infinity",
+  "-0",
+  "1e309",
+  "0x10",
+  "-1",
+  "99999999999999999999",
+  "true",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "<script>",
+  "'; drop table x;--",
+  "\u0000",
+  "\r\n",
+  "\u202e",
+  "😀",
+  "a".repeat(5000),
+  "type=model",
+  "a,b,,c",
+  ",,,",
+  "model,model",
+  "http://127.0.0.1/",
 ];
 
 const nasty = fc.oneof(
@@ -54,7 +89,10 @@ const nasty = fc.oneof(
 );
 
 /** A query-string value: usually encoded, sometimes raw (broken percent escapes included). */
-const queryValue = fc.oneof({ weight: 3, arbitrary: nasty.map(encodeURIComponent) }, { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%00", "%E0%A4%A", "a%20b", "+", "a&b") });
+const queryValue = fc.oneof(
+  { weight: 3, arbitrary: nasty.map(encodeURIComponent) },
+  { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%00", "%E0%A4%A", "a%20b", "+", "a&b") },
+);
 const queryString = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...KNOWN_PARAMS), fc.string({ maxLength: 12 }).map(encodeURIComponent)), queryValue), { maxLength: 6 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}` : ""));
@@ -62,16 +100,19 @@ const queryString = fc
 /** Mostly the right key, so most requests reach the handlers; sometimes none or a wrong one. */
 const keyHeaders = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom<Record<string, string>>({ "x-api-key": FUZZ_KEY }, { authorization: `Bearer ${FUZZ_KEY}` }) },
-  { weight: 1, arbitrary: fc.constantFrom<Record<string, string>>({}, { "x-api-key": "wrong" }, { authorization: "Basic Zm9vOmJhcg==" }, { authorization: "Bearer " }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Record<string, string>>({}, { "x-api-key": "wrong" }, { authorization: "Basic Zm9vOmJhcg==" }, { authorization: "Bearer " }),
+  },
 );
 
-const routeMethod = fc.record({ path: fc.constantFrom(...ROUTES), method: fc.constantFrom(...METHODS), key: keyHeaders }).map(
-  ({ path, method, key }): FuzzCase => ({ category: "routes × methods", kind: "http", method, path, headers: key }),
-);
+const routeMethod = fc
+  .record({ path: fc.constantFrom(...ROUTES), method: fc.constantFrom(...METHODS), key: keyHeaders })
+  .map(({ path, method, key }): FuzzCase => ({ category: "routes × methods", kind: "http", method, path, headers: key }));
 
-const searchParams = fc.record({ qs: queryString, key: keyHeaders }).map(
-  ({ qs, key }): FuzzCase => ({ category: "search parameters", kind: "http", method: "GET", path: `/v1/search${qs}`, headers: key }),
-);
+const searchParams = fc
+  .record({ qs: queryString, key: keyHeaders })
+  .map(({ qs, key }): FuzzCase => ({ category: "search parameters", kind: "http", method: "GET", path: `/v1/search${qs}`, headers: key }));
 
 const assetId = fc.oneof(
   fc.constantFrom(...ASSET_IDS).map(encodeURIComponent),
@@ -79,9 +120,17 @@ const assetId = fc.oneof(
   nasty.map(encodeURIComponent),
   fc.constantFrom("polyhaven:..", "polyhaven:%2e%2e", "polyhaven:%252e", "%", "polyhaven:%zz", "a/b/c", "polyhaven:x/../../y"),
 );
-const assetRequests = fc.record({ id: assetId, action: fc.constantFrom("", "/files", "/download", "/other", "/files/x"), qs: queryString, key: keyHeaders }).map(
-  ({ id, action, qs, key }): FuzzCase => ({ category: "asset ids and file parameters", kind: "http", method: "GET", path: `/v1/assets/${id}${action}${qs}`, headers: key }),
-);
+const assetRequests = fc
+  .record({ id: assetId, action: fc.constantFrom("", "/files", "/download", "/other", "/files/x"), qs: queryString, key: keyHeaders })
+  .map(
+    ({ id, action, qs, key }): FuzzCase => ({
+      category: "asset ids and file parameters",
+      kind: "http",
+      method: "GET",
+      path: `/v1/assets/${id}${action}${qs}`,
+      headers: key,
+    }),
+  );
 
 /** Header values Node's client can send (no CR, LF or NUL): printable ASCII, Latin-1 and long values. */
 const headerValue = fc.oneof(
@@ -89,9 +138,26 @@ const headerValue = fc.oneof(
   fc.constantFrom("", " ", "*", "null", "\u00e9\u00ff", ",,,", "1.2.3.4, 999.1.1.1, ::1, garbage", "a".repeat(4000)),
 );
 const HEADER_NAMES = [
-  "authorization", "x-api-key", "host", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "accept", "content-type",
-  "mcp-protocol-version", "origin", "access-control-request-method", "access-control-request-headers", "cookie", "range",
-  "if-none-match", "accept-encoding", "user-agent", "sec-fetch-site", "x-asset-search-client", "expect",
+  "authorization",
+  "x-api-key",
+  "host",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "accept",
+  "content-type",
+  "mcp-protocol-version",
+  "origin",
+  "access-control-request-method",
+  "access-control-request-headers",
+  "cookie",
+  "range",
+  "if-none-match",
+  "accept-encoding",
+  "user-agent",
+  "sec-fetch-site",
+  "x-asset-search-client",
+  "expect",
 ];
 const headerRequests = fc
   .record({
@@ -106,9 +172,21 @@ const jsonRpc = fc.record(
   {
     jsonrpc: fc.oneof(fc.constant("2.0"), fc.jsonValue()),
     id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.jsonValue()),
-    method: fc.oneof(fc.constantFrom("tools/call", "tools/list", "initialize", "ping", "notifications/initialized", "resources/list"), fc.string({ maxLength: 20 })),
+    method: fc.oneof(
+      fc.constantFrom("tools/call", "tools/list", "initialize", "ping", "notifications/initialized", "resources/list"),
+      fc.string({ maxLength: 20 }),
+    ),
     params: fc.oneof(
-      fc.record({ name: fc.oneof(fc.constantFrom(...TOOLS), fc.string({ maxLength: 20 })), arguments: fc.oneof(fc.dictionary(fc.constantFrom("query", "types", "providers", "limit", "offset", "id", "format", "resolution", "maps", "free_only", "downloadable_only"), fc.jsonValue({ maxDepth: 2 })), fc.jsonValue({ maxDepth: 2 })) }),
+      fc.record({
+        name: fc.oneof(fc.constantFrom(...TOOLS), fc.string({ maxLength: 20 })),
+        arguments: fc.oneof(
+          fc.dictionary(
+            fc.constantFrom("query", "types", "providers", "limit", "offset", "id", "format", "resolution", "maps", "free_only", "downloadable_only"),
+            fc.jsonValue({ maxDepth: 2 }),
+          ),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
+      }),
       fc.jsonValue({ maxDepth: 3 }),
     ),
   },
@@ -125,18 +203,32 @@ const mcpBody = fc.oneof(
 );
 const mcpHeaders = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Record<string, string>>({ "content-type": "application/json", accept: "application/json, text/event-stream" }) },
-  { weight: 1, arbitrary: fc.record({ "content-type": fc.constantFrom("text/plain", "application/json; charset=utf-8", "application/jsonx", ""), accept: fc.constantFrom("*/*", "application/json", "text/event-stream", "application/json, text/event-stream", "") }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      "content-type": fc.constantFrom("text/plain", "application/json; charset=utf-8", "application/jsonx", ""),
+      accept: fc.constantFrom("*/*", "application/json", "text/event-stream", "application/json, text/event-stream", ""),
+    }),
+  },
 );
 const mcpRequests = fc
-  .record({ body: mcpBody, headers: mcpHeaders, version: fc.option(fc.constantFrom("2025-06-18", "2099-01-01", "", "garbage")), key: keyHeaders, path: fc.constantFrom("/mcp", "/mcp/", "/mcp?x=1") })
-  .map(({ body, headers, version, key, path }): FuzzCase => ({
-    category: "MCP bodies",
-    kind: "http",
-    method: "POST",
-    path,
-    headers: { ...headers, ...key, ...(version !== null ? { "mcp-protocol-version": version } : {}) },
-    body,
-  }));
+  .record({
+    body: mcpBody,
+    headers: mcpHeaders,
+    version: fc.option(fc.constantFrom("2025-06-18", "2099-01-01", "", "garbage")),
+    key: keyHeaders,
+    path: fc.constantFrom("/mcp", "/mcp/", "/mcp?x=1"),
+  })
+  .map(
+    ({ body, headers, version, key, path }): FuzzCase => ({
+      category: "MCP bodies",
+      kind: "http",
+      method: "POST",
+      path,
+      headers: { ...headers, ...key, ...(version !== null ? { "mcp-protocol-version": version } : {}) },
+      body,
+    }),
+  );
 
 const host = "Host: 127.0.0.1\r\n";
 const RAW = [

@@ -10,14 +10,14 @@
  * `npm run fuzz` runs it at full size and prints the counts; test/fuzz.test.ts runs a smaller one
  * as part of `npm test`. Bounded in count and time; nothing leaves loopback.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort, until } from "../helpers/daemon.ts";
-import { rawRequest, type RawAnswer } from "../helpers/raw-request.ts";
-import { FUZZ_KEY, fuzzCases, type FuzzCase } from "./cases.ts";
+import { type RawAnswer, rawRequest } from "../helpers/raw-request.ts";
+import { FUZZ_KEY, type FuzzCase, fuzzCases } from "./cases.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CONCURRENCY = 6;
@@ -69,7 +69,12 @@ async function startServer(): Promise<{ base: string; child: ChildProcess; log: 
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)));
   const base = `http://127.0.0.1:${port}`;
-  await until("the fuzzed server's /health", async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 30_000, () => log);
+  await until(
+    "the fuzzed server's /health",
+    async () => ((await fetch(`${base}/health`)).ok ? true : undefined),
+    30_000,
+    () => log,
+  );
   return { base, child, log: () => log };
 }
 
@@ -190,7 +195,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   } finally {
     server.child.kill("SIGKILL");
   }
-  if (server.log().includes("internal error") || /\n\s+at /.test(server.log())) report.violations.push(`the server logged a stack:\n${server.log().slice(-2000)}`);
+  if (server.log().includes("internal error") || /\n\s+at /.test(server.log()))
+    report.violations.push(`the server logged a stack:\n${server.log().slice(-2000)}`);
   return report;
 }
 
@@ -210,8 +216,12 @@ export function printReport(report: FuzzReport): string {
   const lines = [
     `fuzz: seed ${report.seed}, ${report.sent} requests sent (${report.notSent} not sent: time bound) in ${(report.ms / 1000).toFixed(1)} s`,
     ...Object.entries(report.byCategory).map(([k, v]) => `  ${k}: ${v}`),
-    `  by status: ${Object.entries(report.byStatus).map(([k, v]) => `${k}×${v}`).join(" ")}`,
-    `  5xx: ${Object.entries(report.byStatus).filter(([k]) => k.startsWith("5")).reduce((n, [, v]) => n + v, 0)} (502/503 from /v1/assets/* only)`,
+    `  by status: ${Object.entries(report.byStatus)
+      .map(([k, v]) => `${k}×${v}`)
+      .join(" ")}`,
+    `  5xx: ${Object.entries(report.byStatus)
+      .filter(([k]) => k.startsWith("5"))
+      .reduce((n, [, v]) => n + v, 0)} (502/503 from /v1/assets/* only)`,
     `  /health after: ${report.healthAfter}; RSS ${mb(report.rssStartBytes)} at start, ${mb(report.rssAfterBytes)} after settling`,
     `  violations: ${report.violations.length}`,
     ...report.violations.slice(0, Number(process.env.FUZZ_SHOW ?? 20)).map((v) => `    ${v}`),
@@ -228,7 +238,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       "max-ms": { type: "string", default: "300000" },
     },
   });
-  const report = await runFuzz({ count: Number(values.count), seed: Number(values.seed), settleMs: Number(values["settle-ms"]), maxMs: Number(values["max-ms"]) });
+  const report = await runFuzz({
+    count: Number(values.count),
+    seed: Number(values.seed),
+    settleMs: Number(values["settle-ms"]),
+    maxMs: Number(values["max-ms"]),
+  });
   console.log(printReport(report));
   const failed = failures(report);
   if (failed.length) {

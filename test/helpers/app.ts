@@ -1,14 +1,14 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { toNodeHandler, type H3 } from "h3";
+import { type H3, toNodeHandler } from "h3";
 import { BreakerRegistry } from "../../core/circuit-breaker.ts";
 import { AssetIndex } from "../../core/search-index.ts";
 import type { Source } from "../../core/source.ts";
 import { buildCatalog } from "../../pipeline/catalog.ts";
 import { addPoint, historyPoint } from "../../pipeline/history.ts";
 import { createApp } from "../../server/app.ts";
-import { SOURCES } from "../../sources/index.ts";
 import { createUsage, type Usage } from "../../server/stats/usage.ts";
+import { SOURCES } from "../../sources/index.ts";
 import { replayRuntime } from "./replay.ts";
 
 export const NOW = new Date("2026-11-22T00:00:00Z");
@@ -22,8 +22,7 @@ export async function testApp(options: { env?: Record<string, string>; sources?:
   const runtime = replayRuntime({ now: NOW, env: { RATE_LIMIT_PER_MINUTE: "0", ...options.env } });
   const ctx = runtime.context();
   // As in the pipeline, a source whose recordings do not cover its crawl or census is left out.
-  const settled = <T>(results: PromiseSettledResult<T>[]) =>
-    results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  const settled = <T>(results: PromiseSettledResult<T>[]) => results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   const indexed = sources.filter((s) => s.mode === "indexed");
   const assets = settled(await Promise.allSettled(indexed.map((s) => s.crawl(ctx)))).flat();
   const censuses = settled(await Promise.allSettled(sources.flatMap((s) => (s.census ? [s.census(ctx)] : []))));

@@ -1,6 +1,6 @@
 /** Debian's Chromium for the browser tests, driven by playwright-core (installed by test/setup/install-packages.sh). */
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 

@@ -1,5 +1,6 @@
 import type { Asset } from "../../core/schemas/index.ts";
-import type { Source } from "../../core/source.ts";
+import type { IndexedSource, LiveSource } from "../../core/source.ts";
+import { SourceError } from "../../core/source-error.ts";
 
 /**
  * Synthetic live sources for the fan-out: each asks one URL of its own through the real client,
@@ -8,7 +9,7 @@ import type { Source } from "../../core/source.ts";
 /** The upstream URL a fake source asks for a query (what a test scripts the replay answer for). */
 export const fakeSearchUrl = (id: string, q: string, offset = 0) => `https://api.${id}.example/search?q=${encodeURIComponent(q)}&offset=${offset}`;
 
-export function fakeSource(id: string): Source {
+export function fakeSource(id: string): LiveSource {
   return {
     id,
     name: `Fake ${id}`,
@@ -22,7 +23,7 @@ export function fakeSource(id: string): Source {
     searchUrl: (q) => `https://${id}.example/search?q=${encodeURIComponent(q.q)}`,
     async search(q, ctx) {
       const body = await ctx.http.getJson<{ items: { slug: string; name: string }[] }>(fakeSearchUrl(id, q.q, q.offset), { signal: ctx.signal });
-      if (!Array.isArray(body.items)) throw new Error(`${id}: answer has no items`);
+      if (!Array.isArray(body.items)) throw new SourceError(id, "shape", "answer has no items");
       const assets: Asset[] = body.items.map((it) => ({
         id: `${id}:${it.slug}`,
         provider: id,
@@ -39,3 +40,8 @@ export function fakeSource(id: string): Source {
   };
 }
 
+/** An indexed fake: its assets come from the index a test builds, so its crawl finds nothing. */
+export function fakeIndexedSource(id: string, over: Partial<Omit<IndexedSource, "mode">> = {}): IndexedSource {
+  const { search: _search, ...meta } = fakeSource(id);
+  return { ...meta, mode: "indexed", crawl: async () => [], ...over };
+}

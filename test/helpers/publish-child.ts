@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { publishSet } from "../../pipeline/publish.ts";
 import { PUBLISHED_FILES } from "../../core/published.ts";
+import { publishSet } from "../../pipeline/publish.ts";
 
 const [dataDir, prepared, builtAt] = process.argv.slice(2) as [string, string, string];
 const read = (file: string) => readFileSync(join(prepared, file));

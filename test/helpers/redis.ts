@@ -2,7 +2,7 @@
  * A REAL redis-server (Debian's package, installed by test/setup/install-packages.sh) on
  * 127.0.0.1 on a free port, without persistence; fails without the binary, naming the fix.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { freePort } from "./daemon.ts";
 

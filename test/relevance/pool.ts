@@ -1,12 +1,12 @@
 import { fileURLToPath } from "node:url";
+import { loadPublished } from "../../core/published.ts";
 import type { Asset, AssetType } from "../../core/schemas/index.ts";
 import type { Source } from "../../core/source.ts";
-import { loadPublished } from "../../core/published.ts";
 import { SOURCES } from "../../sources/index.ts";
 import { NOW } from "../helpers/app.ts";
 import { sourceQuery } from "../helpers/query.ts";
 import { replayRuntime } from "../helpers/replay.ts";
-import { loadJudgedSet, type JudgedQuery } from "./judged-set.ts";
+import { type JudgedQuery, loadJudgedSet } from "./judged-set.ts";
 
 /** The placeholders the keyed sources' recordings were filed under. */
 export const REPLAY_KEYS = { GOOGLE_FONTS_API_KEY: "REPLAY_KEY", FREESOUND_API_KEY: "REPLAY_KEY", THINGIVERSE_TOKEN: "REPLAY_TOKEN" };
