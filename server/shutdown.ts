@@ -31,10 +31,10 @@ function closed(server: Server): Promise<void> {
 }
 
 /**
- * The shutdown of `server`, then `then` (what else to close). Call it before the server takes
+ * The shutdown of `server`, then `afterwards` (what else to close). Call it before the server takes
  * requests, so that responses already in flight are seen.
  */
-export function gracefulShutdown(server: Server, options: { graceMs: number; then: () => Promise<void> }): Shutdown {
+export function gracefulShutdown(server: Server, options: { graceMs: number; afterwards: () => Promise<void> }): Shutdown {
   let done: Promise<void> | undefined;
   let cut: string | undefined;
   const cutNow = (when: string) => {
@@ -48,7 +48,7 @@ export function gracefulShutdown(server: Server, options: { graceMs: number; the
       await closed(server);
       clearTimeout(timer);
       if (cut) console.error(`shutdown: requests still running ${cut} were cut`);
-      await options.then();
+      await options.afterwards();
     })());
   return Object.assign(shutdown, { force: () => cutNow("at a second signal") });
 }

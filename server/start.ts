@@ -60,7 +60,7 @@ export async function startServer(
   let metrics: MetricsServer | undefined;
   const shutdown = gracefulShutdown(node, {
     graceMs: config.shutdownGraceMs,
-    then: async () => {
+    afterwards: async () => {
       await Promise.all([metrics?.close(), redis?.close()]);
     },
   });

@@ -26,7 +26,7 @@ function resolve(ref: string): unknown {
 }
 
 function collectRefs(node: unknown, out: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((n) => collectRefs(n, out));
+  if (Array.isArray(node)) for (const n of node) collectRefs(n, out);
   else if (node && typeof node === "object") {
     for (const [k, v] of Object.entries(node)) {
       if (k === "$ref" && typeof v === "string") out.push(v);

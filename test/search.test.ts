@@ -4,7 +4,7 @@ import { type Asset, type AssetType, SearchParams, SearchResponse } from "../cor
 import { searchAll } from "../core/search.ts";
 import { AssetIndex } from "../core/search-index.ts";
 import type { Source } from "../core/source.ts";
-import { fakeIndexedSource, fakeSource } from "./helpers/fake-source.ts";
+import { fakeIndexedSource } from "./helpers/fake-source.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 

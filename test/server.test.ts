@@ -145,7 +145,7 @@ describe("sources, catalog and system", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     const page = await res.text();
-    expect(page).toContain("fetch(`/v1/search?${params}`)");
+    expect(page).toMatch(/fetch\(`\/v1\/search\?\$\{params\}`\)/);
     expect(page).toContain('params.get("asset")');
   });
 

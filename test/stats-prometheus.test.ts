@@ -89,7 +89,8 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     const promPort = await freePort();
     promUrl = `http://127.0.0.1:${promPort}`;
     const { get, replay } = await testApp({ sources: [polyhaven, synthetic], env: { PROMETHEUS_URL: promUrl, TRUST_PROXY: "true" }, usage });
-    DELAYS.forEach((delayMs, i) => replay.add({ url: url(`lat${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs }));
+    for (const [i, delayMs] of DELAYS.entries())
+      replay.add({ url: url(`lat${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs });
 
     dir = mkdtempSync(join(tmpdir(), "asset-search-prometheus-"));
     writeFileSync(

@@ -17,7 +17,12 @@ const SECRETS = [QUERY, "zebra", "unicorn", "7431", AGENT, "DistinctiveAgent", A
 /** A clock the test moves by hand (the stats cache and generatedAt). */
 function manualClock(start = Date.parse("2026-11-22T10:00:00Z")) {
   let t = start;
-  return { now: () => new Date(t), advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => new Date(t),
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 const asClient = { "user-agent": AGENT, "x-forwarded-for": ADDRESS };
@@ -178,7 +183,8 @@ describe("GET /v1/stats, process mode", () => {
     const usage = createUsage({ now: clock.now, sources: ["synthetic"] });
     const { get, replay } = await testApp({ sources: [polyhaven, synthetic], env: { SOURCE_TIMEOUT_MS: "1000" }, usage });
     const delays = [...Array.from({ length: 17 }, (_, i) => 10 * (i + 1)), 600]; // 10 … 170, 600 ms
-    delays.forEach((delayMs, i) => replay.add({ url: url(`q${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs }));
+    for (const [i, delayMs] of delays.entries())
+      replay.add({ url: url(`q${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs });
     replay.add({ url: url("broken"), status: 500, body: "{}" });
     replay.add({ url: url("silent"), fault: "hang" });
 

@@ -23,6 +23,7 @@ export interface AssetRef {
  * another endpoint of the site.
  */
 function unsafeNativeId(nativeId: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses in ids.
   if (/[?#\u0000-\u001f\u007f]/.test(nativeId)) return "it holds '?', '#' or a control character";
   const dotSegment = nativeId.split(/[/\\]/).some((seg) => /^(\.|%2e){1,2}$/i.test(seg));
   return dotSegment ? "'.' and '..' are not asset ids" : undefined;

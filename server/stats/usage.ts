@@ -181,7 +181,10 @@ export function createUsage(options: UsageOptions = {}): Usage {
         report.status === "ok" ? "ok" : report.status === "error" ? "error" : report.status === "timeout" ? "timeout" : undefined;
       if (!outcome) return; // skipped (breaker open, no key …) and link never reached the source
       let ring = latencies.get(report.provider);
-      if (!ring) latencies.set(report.provider, (ring = new LatencyRing()));
+      if (!ring) {
+        ring = new LatencyRing();
+        latencies.set(report.provider, ring);
+      }
       const ms = Math.max(0, report.tookMs);
       ring.add(ms);
       metrics.initSource(report.provider);

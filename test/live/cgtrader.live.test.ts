@@ -13,7 +13,7 @@ describe.runIf(process.env.LIVE === "1")("cgtrader (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches free models (or reports the bot challenge)", async () => {
-    let res;
+    let res: Awaited<ReturnType<typeof cgtrader.search>>;
     try {
       res = await cgtrader.search({ q: "chair", types: [], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
     } catch (err) {
