@@ -47,29 +47,34 @@ export interface SourceMeta {
   unit?: "assets" | "packs";
 }
 
-interface SourceBase extends SourceMeta {
+/** What every source can do; `C` is what its functions receive (the kit gives adapters more). */
+interface Functions<C, Census> {
   /** The same search on the site, for people. */
   searchUrl(query: SourceQuery): string;
-  getAsset?(nativeId: string, ctx: SourceContext): Promise<AssetDetails | null>;
-  census?(ctx: SourceContext): Promise<SourceCensus>;
+  getAsset?(nativeId: string, ctx: C): Promise<AssetDetails | null>;
+  census?(ctx: C): Promise<Census>;
 }
 
 /** `crawl` feeds the pipeline's index; no upstream call at search time. */
-export interface IndexedSource extends SourceBase {
+export interface IndexedFunctions<C = SourceContext, Census = SourceCensus> extends Functions<C, Census> {
   mode: "indexed";
-  crawl(ctx: SourceContext): Promise<Asset[]>;
+  crawl(ctx: C): Promise<Asset[]>;
 }
 
 /** `search` is fanned out at search time. */
-export interface LiveSource extends SourceBase {
+export interface LiveFunctions<C = SourceContext, Census = SourceCensus> extends Functions<C, Census> {
   mode: "live";
-  search(query: SourceQuery, ctx: SourceContext): Promise<SourceSearchResult>;
+  search(query: SourceQuery, ctx: C): Promise<SourceSearchResult>;
 }
 
 /** The site blocks bots: only `searchUrl`, never fetched. */
-export interface LinkSource extends SourceBase {
+export interface LinkFunctions<C = SourceContext, Census = SourceCensus> extends Functions<C, Census> {
   mode: "link";
 }
+
+export type IndexedSource = SourceMeta & IndexedFunctions;
+export type LiveSource = SourceMeta & LiveFunctions;
+export type LinkSource = SourceMeta & LinkFunctions;
 
 /** The contract every source file implements, told apart by `mode`. */
 export type Source = IndexedSource | LiveSource | LinkSource;

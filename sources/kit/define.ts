@@ -3,42 +3,26 @@
  * SourceIo (fetches bound to the call's signal), every error leaving them becomes a SourceError
  * that names the source once, and the census gets its header (id, name, homepage, countedAt).
  */
-import type { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
-import type { IndexedSource, LinkSource, LiveSource, SourceContext, SourceMeta, SourceQuery, SourceSearchResult } from "../../core/source.ts";
+import type { SourceCensus } from "../../core/schemas/index.ts";
+import type * as Contract from "../../core/source.ts";
 import { toSourceError } from "../../core/source-error.ts";
 import { type SourceIo, sourceIo } from "./fetch.ts";
 
 /** A census as an adapter counts it; the header comes from the source's facts. */
 export type CensusBody = Omit<SourceCensus, "id" | "name" | "homepage" | "countedAt">;
 
-interface ImplBase {
-  searchUrl(query: SourceQuery): string;
-  getAsset?(nativeId: string, io: SourceIo): Promise<AssetDetails | null>;
-  census?(io: SourceIo): Promise<CensusBody>;
-}
-export interface IndexedImpl extends ImplBase {
-  mode: "indexed";
-  crawl(io: SourceIo): Promise<Asset[]>;
-}
-export interface LiveImpl extends ImplBase {
-  mode: "live";
-  search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult>;
-}
-export interface LinkImpl extends ImplBase {
-  mode: "link";
-}
-type Impl = IndexedImpl | LiveImpl | LinkImpl;
-type Modes<I extends Impl> = I extends IndexedImpl ? IndexedSource : I extends LiveImpl ? LiveSource : LinkSource;
+type Impl = Contract.IndexedFunctions<SourceIo, CensusBody> | Contract.LiveFunctions<SourceIo, CensusBody> | Contract.LinkFunctions<SourceIo, CensusBody>;
+type Modes<I extends Impl> = I extends { mode: "indexed" } ? Contract.IndexedSource : I extends { mode: "live" } ? Contract.LiveSource : Contract.LinkSource;
 /** The source's type, with `getAsset` and `census` present when the adapter has them. */
-type Defined<I extends Impl> = Modes<I> & Pick<Required<LinkSource>, Extract<keyof I, "getAsset" | "census">>;
+type Defined<I extends Impl> = Modes<I> & Pick<Required<Contract.LinkSource>, Extract<keyof I, "getAsset" | "census">>;
 
 /** The census with its header: who was counted, and when. */
-export function censusOf(meta: SourceMeta, now: Date, body: CensusBody): SourceCensus {
+export function censusOf(meta: Contract.SourceMeta, now: Date, body: CensusBody): SourceCensus {
   return { id: meta.id, name: meta.name, homepage: meta.homepage, ...body, countedAt: now.toISOString() };
 }
 
-export function defineSource<I extends Impl>(meta: SourceMeta, impl: I): Defined<I> {
-  const call = async <T>(ctx: SourceContext, run: (io: SourceIo) => Promise<T>): Promise<T> => {
+export function defineSource<I extends Impl>(meta: Contract.SourceMeta, impl: I): Defined<I> {
+  const call = async <T>(ctx: Contract.SourceContext, run: (io: SourceIo) => Promise<T>): Promise<T> => {
     try {
       return await run(sourceIo(meta.id, ctx));
     } catch (err) {
@@ -50,9 +34,9 @@ export function defineSource<I extends Impl>(meta: SourceMeta, impl: I): Defined
     ...meta,
     mode: impl.mode,
     searchUrl: impl.searchUrl,
-    ...(impl.mode === "indexed" ? { crawl: (ctx: SourceContext) => call(ctx, impl.crawl) } : {}),
-    ...(impl.mode === "live" ? { search: (query: SourceQuery, ctx: SourceContext) => call(ctx, (io) => impl.search(query, io)) } : {}),
-    ...(getAsset ? { getAsset: (nativeId: string, ctx: SourceContext) => call(ctx, (io) => getAsset(nativeId, io)) } : {}),
-    ...(census ? { census: (ctx: SourceContext) => call(ctx, async (io) => censusOf(meta, io.now(), await census(io))) } : {}),
+    ...(impl.mode === "indexed" ? { crawl: (ctx: Contract.SourceContext) => call(ctx, impl.crawl) } : {}),
+    ...(impl.mode === "live" ? { search: (query: Contract.SourceQuery, ctx: Contract.SourceContext) => call(ctx, (io) => impl.search(query, io)) } : {}),
+    ...(getAsset ? { getAsset: (nativeId: string, ctx: Contract.SourceContext) => call(ctx, (io) => getAsset(nativeId, io)) } : {}),
+    ...(census ? { census: (ctx: Contract.SourceContext) => call(ctx, async (io) => censusOf(meta, io.now(), await census(io))) } : {}),
   } as Defined<I>;
 }
