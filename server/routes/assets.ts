@@ -6,7 +6,7 @@ import { type AppDeps, publicBase } from "../context.ts";
 import { parseQuery } from "../query.ts";
 import { type DetailsContext, fetchDetails, fileSelection, parseAssetId, selectAsset } from "../service/assets.ts";
 import { counted } from "../stats/hooks.ts";
-import { API, type Route } from "./route.ts";
+import { API, get } from "./route.ts";
 
 /** Details for a request: its signal, and this server's public base URL for the links. */
 const detailsFor = (event: H3Event, deps: AppDeps): DetailsContext => ({ signal: event.req.signal, baseUrl: publicBase(deps, event) });
@@ -37,35 +37,28 @@ export const SOURCE_FAILED = errorResponse("The source site failed");
 export const NOT_CONFIGURED = errorResponse("The source needs a key this server does not have; the message names the environment variable to set");
 const UNKNOWN_ASSET = errorResponse("Unknown asset");
 
-export const assetRoute: Route = {
-  method: "GET",
-  path: "/v1/assets/{id}",
-  rules: API,
-  handler: (deps) => (event, id) => counted(event, assetDetails(event, deps, id), () => deps.usage.assetView()),
-  operation: {
-    operationId: "getAsset",
-    tags: ["Assets"],
-    summary: "Asset details, licence and files",
-    parameters: [ASSET_ID],
-    responses: rateLimitedResponses({
-      200: jsonResponse("The asset with its downloadable files", "AssetDetails"),
-      400: errorResponse("Malformed asset id: not `<provider>:<nativeId>`, or a nativeId of `.`/`..` or holding `?`, `#` or control characters"),
-      404: UNKNOWN_ASSET,
-      502: SOURCE_FAILED,
-      503: NOT_CONFIGURED,
-    }),
-  },
-};
+export const assetRoute = get("/v1/assets/{id}", API, (deps) => (event, id) => counted(event, assetDetails(event, deps, id), () => deps.usage.assetView()), {
+  operationId: "getAsset",
+  tags: ["Assets"],
+  summary: "Asset details, licence and files",
+  parameters: [ASSET_ID],
+  responses: rateLimitedResponses({
+    200: jsonResponse("The asset with its downloadable files", "AssetDetails"),
+    400: errorResponse("Malformed asset id: not `<provider>:<nativeId>`, or a nativeId of `.`/`..` or holding `?`, `#` or control characters"),
+    404: UNKNOWN_ASSET,
+    502: SOURCE_FAILED,
+    503: NOT_CONFIGURED,
+  }),
+});
 
-export const filesRoute: Route = {
-  method: "GET",
-  path: "/v1/assets/{id}/files",
-  rules: API,
-  handler: (deps) => async (event, id) => {
+export const filesRoute = get(
+  "/v1/assets/{id}/files",
+  API,
+  (deps) => async (event, id) => {
     const { details, files } = await requestedSelection(event, deps, id);
     return fileSelection(details, files);
   },
-  operation: {
+  {
     operationId: "selectAssetFiles",
     tags: ["Assets"],
     summary: "Pick the files for a format and resolution",
@@ -79,4 +72,4 @@ export const filesRoute: Route = {
       503: NOT_CONFIGURED,
     }),
   },
-};
+);

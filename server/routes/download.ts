@@ -7,7 +7,7 @@ import { ApiError } from "../errors.ts";
 import { deliveryOf } from "../service/delivery.ts";
 import { counted } from "../stats/hooks.ts";
 import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedSelection, SOURCE_FAILED } from "./assets.ts";
-import { API, type Route } from "./route.ts";
+import { API, get } from "./route.ts";
 
 /**
  * One self-contained file → 302 to the source; several files, or a file with companions → a
@@ -44,12 +44,11 @@ async function download(event: H3Event, deps: AppDeps, rawId: string): Promise<R
   });
 }
 
-export const downloadRoute: Route = {
-  method: "GET",
-  path: "/v1/assets/{id}/download",
-  rules: API,
-  handler: (deps) => (event, id) => counted(event, download(event, deps, id), () => deps.usage.download()),
-  operation: {
+export const downloadRoute = get(
+  "/v1/assets/{id}/download",
+  API,
+  (deps) => (event, id) => counted(event, download(event, deps, id), () => deps.usage.download()),
+  {
     operationId: "downloadAsset",
     tags: ["Assets"],
     summary: "Download the selected files",
@@ -73,4 +72,4 @@ export const downloadRoute: Route = {
       503: NOT_CONFIGURED,
     }),
   },
-};
+);

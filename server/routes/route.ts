@@ -45,3 +45,12 @@ interface PostRoute extends RouteBase {
 }
 
 export type Route = GetRoute | PostRoute;
+
+/** A GET route of the table in one line: its path, rules, handler and operation. */
+export const get = (path: string, rules: Rules, handler: RouteBase["handler"], operation?: Record<string, unknown>): Route => ({
+  method: "GET",
+  path,
+  rules,
+  handler,
+  ...(operation ? { operation } : {}),
+});

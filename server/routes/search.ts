@@ -3,14 +3,13 @@ import { SearchParams } from "../../core/schemas/index.ts";
 import { parseQuery } from "../query.ts";
 import { runSearch } from "../service/search.ts";
 import { countSearch } from "../stats/hooks.ts";
-import { API, type Route } from "./route.ts";
+import { API, get } from "./route.ts";
 
-export const searchRoute: Route = {
-  method: "GET",
-  path: "/v1/search",
-  rules: API,
-  handler: (deps) => async (event) => countSearch(event, deps.usage, runSearch(parseQuery(event, SearchParams), deps, "see /v1/providers for the ids")),
-  operation: {
+export const searchRoute = get(
+  "/v1/search",
+  API,
+  (deps) => async (event) => countSearch(event, deps.usage, runSearch(parseQuery(event, SearchParams), deps, "see /v1/providers for the ids")),
+  {
     operationId: "searchAssets",
     tags: ["Search"],
     summary: "Search every enabled source at once",
@@ -22,4 +21,4 @@ export const searchRoute: Route = {
       400: errorResponse("Invalid parameters or unknown source id"),
     }),
   },
-};
+);

@@ -2,28 +2,17 @@
 import { readFileSync } from "node:fs";
 import { jsonResponse } from "../../core/openapi.ts";
 import { counted } from "../stats/hooks.ts";
-import { HEALTH, PAGE, type Route } from "./route.ts";
+import { get, HEALTH, PAGE } from "./route.ts";
 
-export const pageRoute: Route = {
-  method: "GET",
-  path: "/",
-  rules: PAGE,
-  handler: (deps) => {
-    const page = readFileSync(new URL("../web/index.html", import.meta.url), "utf8");
-    return (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView());
-  },
-};
+export const pageRoute = get("/", PAGE, (deps) => {
+  const page = readFileSync(new URL("../web/index.html", import.meta.url), "utf8");
+  return (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView());
+});
 
-export const healthRoute: Route = {
-  method: "GET",
-  path: "/health",
-  rules: HEALTH,
-  handler: () => () => ({ ok: true }),
-  operation: {
-    operationId: "getHealth",
-    tags: ["System"],
-    summary: "Liveness check",
-    security: [],
-    responses: { 200: jsonResponse("The server is up", "Health") },
-  },
-};
+export const healthRoute = get("/health", HEALTH, () => () => ({ ok: true }), {
+  operationId: "getHealth",
+  tags: ["System"],
+  summary: "Liveness check",
+  security: [],
+  responses: { 200: jsonResponse("The server is up", "Health") },
+});

@@ -8,28 +8,27 @@ import { mcpMethodNotAllowed, mcpOperation, mcpRoute } from "../mcp/http.ts";
 import { createStatsRoute, statsOpenApiPaths } from "../stats/route.ts";
 import { assetRoute, filesRoute } from "./assets.ts";
 import { downloadRoute } from "./download.ts";
-import { API, OPEN, type Route } from "./route.ts";
+import { API, get, OPEN, type Route } from "./route.ts";
 import { searchRoute } from "./search.ts";
 import { catalogFileRoute, catalogHistoryRoute, catalogRoute, providersRoute } from "./sources.ts";
 import { healthRoute, pageRoute } from "./system.ts";
 
 /** The document of this table, built once per app. */
-const openApiRoute: Route = {
-  method: "GET",
-  path: "/openapi.json",
-  rules: OPEN,
-  handler: () => {
+const openApiRoute = get(
+  "/openapi.json",
+  OPEN,
+  () => {
     const document = buildOpenApi({ endpoints: ROUTES });
     return () => document;
   },
-  operation: {
+  {
     operationId: "getOpenApi",
     tags: ["System"],
     summary: "This OpenAPI 3.1 description",
     security: [],
     responses: { 200: jsonResponse("The OpenAPI 3.1 document", { type: "object" }) },
   },
-};
+);
 
 /** Every method reaches the MCP handler, so every one is protected like POST. */
 const mcpHttpRoute: Route = {
@@ -41,14 +40,8 @@ const mcpHttpRoute: Route = {
   operation: mcpOperation(),
 };
 
-const statsRoute: Route = {
-  method: "GET",
-  path: "/v1/stats",
-  rules: API,
-  handler: createStatsRoute,
-  // server/stats/route.ts describes GET /v1/stats as a path item: the operation is its `get`.
-  operation: (statsOpenApiPaths()["/v1/stats"] as { get: Record<string, unknown> }).get,
-};
+// server/stats/route.ts describes GET /v1/stats as a path item: the operation is its `get`.
+const statsRoute = get("/v1/stats", API, createStatsRoute, (statsOpenApiPaths()["/v1/stats"] as { get: Record<string, unknown> }).get);
 
 /** In the order of /openapi.json's `paths`. */
 export const ROUTES: readonly Route[] = [

@@ -107,57 +107,42 @@ export class Metrics {
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
-    this.searches = new Counter({
-      name: METRIC.searches,
-      help: "Searches answered, by surface (web, api, mcp), client family and whether they had results (yes, no).",
-      labelNames: ["surface", "client", "results"],
-      registers,
-    });
-    this.searchTypes = new Counter({
-      name: METRIC.searchTypes,
-      help: "Searches by asset-type filter (one per type asked; `any` when none).",
-      labelNames: ["type"],
-      registers,
-    });
-    this.assetViews = new Counter({ name: METRIC.assetViews, help: "Asset details served (GET /v1/assets/{id}).", registers });
-    this.downloads = new Counter({ name: METRIC.downloads, help: "Downloads started (GET /v1/assets/{id}/download: redirect or zip).", registers });
-    this.downloadFailures = new Counter({
-      name: METRIC.downloadFailures,
-      help:
-        "Zip downloads cut short after the 200, by source id and reason (upstream_http, upstream_network, timeout, blocked, " +
+    const counter = <L extends string>(name: string, help: string, labelNames: L[] = []) => new Counter<L>({ name, help, labelNames, registers });
+    const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
+      new Histogram<L>({ name, help, labelNames, buckets, registers });
+    this.searches = counter(METRIC.searches, "Searches answered, by surface (web, api, mcp), client family and whether they had results (yes, no).", [
+      "surface",
+      "client",
+      "results",
+    ]);
+    this.searchTypes = counter(METRIC.searchTypes, "Searches by asset-type filter (one per type asked; `any` when none).", ["type"]);
+    this.assetViews = counter(METRIC.assetViews, "Asset details served (GET /v1/assets/{id}).");
+    this.downloads = counter(METRIC.downloads, "Downloads started (GET /v1/assets/{id}/download: redirect or zip).");
+    this.downloadFailures = counter(
+      METRIC.downloadFailures,
+      "Zip downloads cut short after the 200, by source id and reason (upstream_http, upstream_network, timeout, blocked, " +
         "size_cap, other; client_gone is the client leaving, not a failure).",
-      labelNames: ["provider", "reason"],
-      registers,
-    });
-    this.pageViews = new Counter({ name: METRIC.pageViews, help: "Website pages served (GET /).", registers });
-    this.toolCalls = new Counter({ name: METRIC.toolCalls, help: "MCP tool calls, by tool.", labelNames: ["tool"], registers });
-    this.sourceRequests = new Counter({
-      name: METRIC.sourceRequests,
-      help: "Searches that reached a live source, by source id and outcome (ok, error, timeout).",
-      labelNames: ["source", "outcome"],
-      registers,
-    });
-    this.sourceLatency = new Histogram({
-      name: METRIC.sourceLatency,
-      help: "Time a live source took to answer a search (every outcome; a timeout counts as the time waited), seconds.",
-      labelNames: ["source"],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.httpRequests = new Counter({
-      name: METRIC.httpRequests,
-      help: "HTTP requests of the public app, by route template, method and status.",
-      labelNames: ["route", "method", "status"],
-      registers,
-    });
-    this.httpDuration = new Histogram({
-      name: METRIC.httpDuration,
-      help: "Time to the response headers of the public app, by route template, seconds.",
-      labelNames: ["route"],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
-
+      ["provider", "reason"],
+    );
+    this.pageViews = counter(METRIC.pageViews, "Website pages served (GET /).");
+    this.toolCalls = counter(METRIC.toolCalls, "MCP tool calls, by tool.", ["tool"]);
+    this.sourceRequests = counter(METRIC.sourceRequests, "Searches that reached a live source, by source id and outcome (ok, error, timeout).", [
+      "source",
+      "outcome",
+    ]);
+    this.sourceLatency = histogram(
+      METRIC.sourceLatency,
+      "Time a live source took to answer a search (every outcome; a timeout counts as the time waited), seconds.",
+      ["source"],
+      LATENCY_BUCKETS,
+    );
+    this.httpRequests = counter(METRIC.httpRequests, "HTTP requests of the public app, by route template, method and status.", ["route", "method", "status"]);
+    this.httpDuration = histogram(
+      METRIC.httpDuration,
+      "Time to the response headers of the public app, by route template, seconds.",
+      ["route"],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
     for (const surface of SURFACES)
       for (const client of CLIENT_FAMILIES) for (const results of ["yes", "no"]) this.searches.inc({ surface, client, results }, 0);
     for (const type of ["any", ...ASSET_TYPES]) this.searchTypes.inc({ type }, 0);
