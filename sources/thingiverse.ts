@@ -22,13 +22,8 @@ const asset = assetMaker(ID);
 
 const [str, flag] = [z.string().nullish(), z.union([z.boolean(), z.number()]).optional()];
 const Summary = z.looseObject({
-  id: z.number().int(),
-  name: z.string(),
-  public_url: z.string().optional(),
-  thumbnail: str,
+  ...{ id: z.number().int(), name: z.string(), public_url: z.string().optional(), thumbnail: str, is_private: flag, is_published: flag },
   creator: z.looseObject({ name: z.string().optional() }).nullish(),
-  is_private: flag,
-  is_published: flag,
 });
 type Summary = z.infer<typeof Summary>;
 const Image = z.looseObject({ sizes: z.array(z.looseObject({ type: z.string(), size: z.string(), url: z.string() })).optional() });
