@@ -18,22 +18,17 @@ const API = `${SITE}/api/v1`;
 const asset = assetMaker(ID);
 const SLUG = /^[a-z0-9][a-z0-9-]*$/i;
 
-const Named = z.looseObject({ slug: z.string().optional(), title: z.string() });
+const [str, num] = [z.string().optional(), z.number().optional()];
+const Named = z.looseObject({ slug: str, title: z.string() });
 const Item = z.looseObject({
   slug: z.string().regex(SLUG),
   title: z.string().min(1),
-  summary: z.string().optional(),
-  description: z.string().optional(),
-  url: z.string().optional(),
-  cdnUrl: z.string().optional(),
-  thumbnailUrl: z.string().optional(),
+  ...{ summary: str, description: str, url: str, cdnUrl: str, thumbnailUrl: str, publishedAt: str, aiGenerated: z.boolean().optional() },
   category: Named.nullish(),
   tags: z.array(Named).optional(),
-  license: z.looseObject({ name: z.string().optional(), url: z.string().optional() }).nullish(),
-  contributor: z.looseObject({ username: z.string().optional(), name: z.string().optional() }).nullish(),
-  stats: z.looseObject({ fileSize: z.number().optional(), triangles: z.number().optional(), animations: z.array(z.unknown()).optional() }).nullish(),
-  aiGenerated: z.boolean().optional(),
-  publishedAt: z.string().optional(),
+  license: z.looseObject({ name: str, url: str }).nullish(),
+  contributor: z.looseObject({ username: str, name: str }).nullish(),
+  stats: z.looseObject({ fileSize: num, triangles: num, animations: z.array(z.unknown()).optional() }).nullish(),
 });
 type Item = z.infer<typeof Item>;
 const Listing = z.looseObject({ data: z.array(z.unknown()), total: z.number().optional() });

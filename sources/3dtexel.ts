@@ -34,29 +34,19 @@ const LIBRARIES: Partial<Record<AssetType, string[]>> = {
 };
 /** The libraries whose downloads cost credits. */
 const PAID = new Set(["ai-pbr", "ai-decal", "ai-atlas", "ai-hdri", "ai-heightmap", "ai-backdrop", "ai-motion", "ai-3d", "alpha-brush", "ai-ies"]);
-const typeOfLibrary = (library: string) => (Object.keys(LIBRARIES) as AssetType[]).find((t) => LIBRARIES[t]?.includes(library)) ?? "other";
+const TYPES = Object.keys(LIBRARIES) as AssetType[];
+const typeOfLibrary = (library: string) => TYPES.find((t) => LIBRARIES[t]?.includes(library)) ?? "other";
 
+const [str, num] = [z.string().optional(), z.number().optional()];
+const Count = z.number().int().min(0);
 const Item = z.looseObject({
-  id: z.number(),
-  title: z.string().min(1),
-  type: z.string(),
-  source: z.string().optional(),
-  url: z.string(),
-  thumbnail: z.string().optional(),
-  license: z.string().optional(),
-  price: z.looseObject({ free: z.boolean().optional(), credits: z.number().optional() }).optional(),
+  ...{ id: z.number(), title: z.string().min(1), type: z.string(), source: str, url: z.string(), thumbnail: str, license: str },
+  price: z.looseObject({ free: z.boolean().optional(), credits: num }).optional(),
   resolutions: z.array(z.string()).optional(),
 });
 type Item = z.infer<typeof Item>;
 const SearchBody = z.looseObject({ total: z.number().optional(), items: z.array(Item) });
-const Library = z.looseObject({
-  type: z.string().min(1),
-  label: z.string().optional(),
-  count: z.number().int().min(0),
-  library_url: z.string().optional(),
-  license: z.string().optional(),
-  download_price_credits: z.number().optional(),
-});
+const Library = z.looseObject({ type: z.string().min(1), label: str, count: Count, library_url: str, license: str, download_price_credits: num });
 type Library = z.infer<typeof Library>;
 const Product = z.looseObject({ id: z.number(), slug: z.string(), title: z.looseObject({ rendered: z.string() }) });
 
@@ -95,7 +85,7 @@ async function fetchSearch(url: string, io: SourceIo) {
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   // One library asked → the API's `type` filter (a single free library needs no `free=1`; a single paid one is never asked
   // for a free query); several → no filter (with `free=1` for free queries) and the items are filtered here.
-  const types = query.types.length ? new Set(query.types) : (Object.keys(LIBRARIES) as AssetType[]);
+  const types = query.types.length ? new Set(query.types) : TYPES;
   const libraries = [...types].flatMap((t) => LIBRARIES[t] ?? []).filter((name) => !(query.free && PAID.has(name)));
   // Nothing is downloadable without an account; a type filter may leave no library.
   if (query.downloadable || libraries.length === 0) return { assets: [], total: 0 };
@@ -138,7 +128,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const [typesBody, categoriesBody] = await Promise.all([io.json(typesUrl), io.json(categoriesUrl)]);
   const libs = z.array(Library).min(1).safeParse(typesBody).data;
   if (!libs) throw shapeError(ID, typesUrl, `${typesUrl} is not a list of libraries with counts`);
-  const categories = z.array(z.looseObject({ name: z.string().min(1), count: z.number().int().min(0) })).safeParse(categoriesBody).data;
+  const categories = z.array(z.looseObject({ name: z.string().min(1), count: Count })).safeParse(categoriesBody).data;
   if (!categories) throw shapeError(ID, categoriesUrl, `${categoriesUrl} is not a list of categories with counts`);
   const count = (l: Library) => l.count;
   const isFree = (l: Library) => l.download_price_credits === 0;
@@ -168,7 +158,7 @@ export const threeDTexel = defineSource(
     homepage: SITE,
     description:
       "Best for free handmade CC0 PBR materials, decals, HDRIs and IES profiles (downloads need a free account); also AI-generated assets sold for credits.",
-    assetTypes: ["material", "texture", "hdri", "model", "other"],
+    assetTypes: TYPES,
     access: "api",
     pricing: "freemium",
     supportsDownload: false,

@@ -22,15 +22,11 @@ export const SEARCH_FIELDS = "id,name,url,username,license,tags,description,crea
 const PREVIEWS = ["preview-hq-mp3", "preview-hq-ogg", "preview-lq-mp3", "preview-lq-ogg"] as const;
 const extOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
 
+const Links = z.record(z.string(), z.string());
 const Sound = z.looseObject({
-  id: z.number().int(),
-  name: z.string(),
-  license: z.string(),
-  tags: z.array(z.string()).default([]),
-  filesize: z.number().optional(),
-  previews: z.record(z.string(), z.string()).optional(),
-  images: z.record(z.string(), z.string()).optional(),
+  ...{ id: z.number().int(), name: z.string(), license: z.string(), tags: z.array(z.string()).default([]) },
   ...z.object({ url: z.string(), username: z.string(), description: z.string(), created: z.string(), type: z.string(), download: z.string() }).partial().shape,
+  ...z.object({ filesize: z.number(), previews: Links, images: Links }).partial().shape,
 });
 const SearchPage = z.looseObject({ count: z.number().optional(), results: z.array(z.unknown()) });
 

@@ -24,32 +24,20 @@ const AUDIO_EXT = /\.(mp3|ogg|oga|opus|wav|flac|aiff?|m4a|aac|mid|midi)$/i;
 /** Hosts whose URLs answer the audio bytes to a plain GET although the path has no extension. */
 const DIRECT_HOSTS = [/(^|\.)storage\.jamendo\.com$/i];
 
+const [str, num] = [z.string().nullish(), z.number().nullish()];
 const AudioRecord = z.looseObject({
   id: z.string().min(1),
-  title: z.string().nullish(),
-  url: z.string().nullish(),
-  filetype: z.string().nullish(),
-  filesize: z.number().nullish(),
-  creator: z.string().nullish(),
   license: z.string(),
-  license_version: z.string().nullish(),
-  license_url: z.string().nullish(),
-  attribution: z.string().nullish(),
-  provider: z.string().nullish(),
-  source: z.string().nullish(),
-  category: z.string().nullish(),
-  genres: z.array(z.string()).nullish(),
-  tags: z.array(z.looseObject({ name: z.string() })).nullish(),
-  alt_files: z.array(z.looseObject({ url: z.string(), filetype: z.string().nullish(), filesize: z.number().nullish() })).nullish(),
-  thumbnail: z.string().nullish(),
-  mature: z.boolean().nullish(),
+  // The rest may be absent or null: the file, the credits, the classification.
+  ...{ title: str, url: str, filetype: str, filesize: num, thumbnail: str, mature: z.boolean().nullish() },
+  ...{ creator: str, license_version: str, license_url: str, attribution: str, provider: str, source: str },
+  ...{ category: str, genres: z.array(z.string()).nullish(), tags: z.array(z.looseObject({ name: z.string() })).nullish() },
+  alt_files: z.array(z.looseObject({ url: z.string(), filetype: str, filesize: num })).nullish(),
 });
 type AudioRecord = z.infer<typeof AudioRecord>;
 const SearchPage = z.looseObject({ result_count: z.number().optional(), page_count: z.number().optional(), results: z.array(z.unknown()) });
 const StatsEntry = z.looseObject({ source_name: z.string(), display_name: z.string().optional(), source_url: z.string().optional(), media_count: z.number() });
 type StatsEntry = z.infer<typeof StatsEntry>;
-
-const pageUrl = (id: string) => `${SITE}/audio/${encodeURIComponent(id)}`;
 
 /** Openverse's `mp32` (Jamendo's 192k MP3) and friends → a plain extension. */
 function formatOf(filetype: string | null | undefined, url: string): string | undefined {
@@ -64,13 +52,6 @@ export function isPlainFileUrl(url: string): boolean {
   return Boolean(u && (AUDIO_EXT.test(u.pathname) || DIRECT_HOSTS.some((h) => h.test(u.hostname))));
 }
 
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80) || "audio";
-
 function toAsset(r: AudioRecord) {
   const format = r.url ? formatOf(r.filetype, r.url) : undefined;
   return asset(r.id, {
@@ -79,7 +60,7 @@ function toAsset(r: AudioRecord) {
     type: "audio",
     tags: [...new Set([...(r.tags ?? []).map((t) => t.name), ...(r.genres ?? [])].filter(Boolean))],
     categories: [r.category, r.source ?? r.provider].filter((c): c is string => Boolean(c)),
-    url: pageUrl(r.id),
+    url: `${SITE}/audio/${encodeURIComponent(r.id)}`,
     // Rebuilt on api.openverse.org: the `thumbnail` answered points at the host the API was reached at.
     thumbnailUrl: r.thumbnail ? `${API}/audio/${encodeURIComponent(r.id)}/thumb/` : undefined,
     author: r.creator,
@@ -92,7 +73,8 @@ function toAsset(r: AudioRecord) {
 
 /** The record's file (on its provider) and the alternatives, each URL once; one a plain GET does not answer needs the provider's page. */
 function filesOf(r: AudioRecord): AssetFile[] {
-  const base = slug(r.title ?? r.id);
+  const words = (r.title ?? r.id).toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const base = words.join("-").slice(0, 80) || "audio";
   const entries = [...(r.url ? [{ url: r.url, filetype: r.filetype, filesize: r.filesize }] : []), ...(r.alt_files ?? [])];
   return entries
     .filter((e, i) => isHttpUrl(e.url) && entries.findIndex((x) => x.url === e.url) === i)
@@ -105,8 +87,7 @@ function filesOf(r: AudioRecord): AssetFile[] {
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (query.types.length && !query.types.includes("audio")) return { assets: [], searchUrl: searchUrl(query) };
-  const params = new URLSearchParams({ q: query.q.trim(), page_size: String(PAGE_SIZE) });
-  if (!params.get("q")) params.delete("q");
+  const params = new URLSearchParams(compact({ q: query.q.trim(), page_size: String(PAGE_SIZE) }));
   let pageCount = Infinity;
   const page = async (n: number) => {
     if (n > pageCount) return { items: [] };
@@ -159,10 +140,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   };
 }
 
-function searchUrl(query: SourceQuery): string {
-  const q = query.q.trim();
-  return `${SITE}/search/audio${q ? `?q=${encodeURIComponent(q)}` : ""}`;
-}
+const searchUrl = (query: SourceQuery) => `${SITE}/search/audio${query.q.trim() ? `?q=${encodeURIComponent(query.q.trim())}` : ""}`;
 
 export const openverse = defineSource(
   {

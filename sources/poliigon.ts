@@ -3,9 +3,9 @@
  * section. The site blocks bots, so this is a link-only source: never fetched; a search answers
  * with the same search on the site (`/search/<text>`, a section filter and the free filter).
  */
-
 import type { AssetType } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
+import { compact } from "./kit/asset.ts";
 import { defineSource } from "./kit/define.ts";
 
 const SITE = "https://www.poliigon.com";
@@ -15,12 +15,9 @@ const SECTIONS: Partial<Record<AssetType, string>> = { texture: "textures", mate
 
 function searchUrl(query: SourceQuery): string {
   const q = query.q.trim();
-  const params = new URLSearchParams();
   const sections = new Set(query.types.map((t) => SECTIONS[t]));
   const section = sections.size === 1 ? [...sections][0] : undefined;
-  if (section) params.set("type", section);
-  if (query.free) params.set("is_free", "true");
-  const qs = params.toString();
+  const qs = new URLSearchParams(compact({ type: section, is_free: query.free ? "true" : undefined })).toString();
   return `${SITE}/search${q ? `/${encodeURIComponent(q)}` : ""}${qs ? `?${qs}` : ""}`;
 }
 

@@ -20,22 +20,14 @@ const KEY_ENV = "THINGIVERSE_TOKEN";
 const PAGE_SIZE = 30;
 const asset = assetMaker(ID);
 
+const [str, flag] = [z.string().nullish(), z.union([z.boolean(), z.number()]).optional()];
 const Summary = z.looseObject({
-  id: z.number().int(),
-  name: z.string(),
-  public_url: z.string().optional(),
-  thumbnail: z.string().nullish(),
+  ...{ id: z.number().int(), name: z.string(), public_url: z.string().optional(), thumbnail: str, is_private: flag, is_published: flag },
   creator: z.looseObject({ name: z.string().optional() }).nullish(),
-  is_private: z.union([z.boolean(), z.number()]).optional(),
-  is_published: z.union([z.boolean(), z.number()]).optional(),
 });
 type Summary = z.infer<typeof Summary>;
-const Thing = Summary.extend({
-  description: z.string().nullish(),
-  added: z.string().nullish(),
-  license: z.string().nullish(),
-  default_image: z.looseObject({ sizes: z.array(z.looseObject({ type: z.string(), size: z.string(), url: z.string() })).optional() }).nullish(),
-});
+const Image = z.looseObject({ sizes: z.array(z.looseObject({ type: z.string(), size: z.string(), url: z.string() })).optional() });
+const Thing = Summary.extend({ description: str, added: str, license: str, default_image: Image.nullish() });
 const FileEntry = z.looseObject({ id: z.number().int(), name: z.string(), size: z.number().nullish(), download_url: z.string() });
 const List = z.union([z.array(z.unknown()), z.looseObject({ hits: z.array(z.unknown()) })]);
 
@@ -121,12 +113,9 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
 /** One search over every thing: its `total` counts the public catalogue. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const url = `${API}/search/?type=things&per_page=1&page=1&sort=newest`;
-  const {
-    items: [newest],
-    total,
-  } = await readList(url, io);
+  const { items, total } = await readList(url, io);
   if (total === undefined) throw shapeError(ID, url, `${url} answered no total`);
-  const highlights = newest && [{ label: "Newest thing", title: newest.name, url: thingUrl(newest) }];
+  const highlights = items.slice(0, 1).map((newest) => ({ label: "Newest thing", title: newest.name, url: thingUrl(newest) }));
   const method = "Thingiverse API: the total of one empty /search/ for things (every public thing); licences are per thing and not counted";
   return compact({ total, free: total, byType: { model: total }, unit: "assets" as const, highlights, method });
 }

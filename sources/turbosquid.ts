@@ -9,17 +9,9 @@ import { defineSource } from "./kit/define.ts";
 const SITE = "https://www.turbosquid.com";
 
 /** TurboSquid writes search keywords into the path, lower case and joined by hyphens. */
-const keywords = (q: string) =>
-  q
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .map(encodeURIComponent)
-    .join("-");
-
 function searchUrl(query: SourceQuery): string {
-  const words = keywords(query.q);
-  return `${SITE}/Search/3D-Models${query.free ? "/free" : ""}${words ? `/${words}` : ""}`;
+  const words = query.q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return `${SITE}/Search/3D-Models${query.free ? "/free" : ""}${words.length ? `/${encodeURIComponent(words.join("-"))}` : ""}`;
 }
 
 export const turbosquid = defineSource(
