@@ -15,14 +15,14 @@ import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
-import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { htmlText, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { cc0Site, htmlText, keepAsked, pixelsToK, typeFilter, windowPages } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "3dtextures";
 const SITE = "https://3dtextures.me";
 const API = `${SITE}/wp-json/wp/v2/posts`;
 const FIELDS = "id,date,slug,link,title,excerpt,categories,jetpack_featured_media_url,_links,_embedded";
+const DESCRIPTION = "Best for free CC0 stylised and realistic PBR texture sets; downloads are Google Drive links on the site.";
 const CENSUS_PER_PAGE = 100; // posts per census request: the WordPress maximum
 const asset = assetMaker(ID);
 
@@ -77,41 +77,26 @@ function filesOf(post: Post): AssetFile[] {
   const $ = cheerio.load(post.content?.rendered ?? "");
   const size = /(\d{3,5})\s*[x×]\s*(\d{3,5})/i.exec($.root().text());
   const resolution = size ? pixelsToK(Math.max(Number(size[1]), Number(size[2]))) : undefined;
-  const urls = new Set(
-    $("a[href]")
-      .get()
-      .flatMap((el) => httpUrl($(el).attr("href"), SITE) ?? [])
-      .filter((href) => isDownload(new URL(href))),
-  );
+  const urls = new Set([...$("a[href]")].flatMap((el) => httpUrl($(el).attr("href"), SITE) ?? []).filter((href) => isDownload(new URL(href))));
   const filename = (i: number) => `${post.slug}${i ? `-${i + 1}` : ""}.zip`;
   return [...urls].map((url, i) => compact({ url, filename: filename(i), format: "zip", resolution, group: "archive", requiresAuth: true }));
 }
 
 /** One page of posts and the X-WP-Total header; a page past the end (HTTP 400) is empty. */
-async function postsPage(url: string, io: SourceIo): Promise<{ posts: Post[]; total?: number }> {
+async function postsPage(url: string, io: SourceIo): Promise<{ items: Post[]; total?: number }> {
   const answer = await io.jsonWithHeaders(url).catch((err: { status?: number }) => (err.status === 400 ? undefined : Promise.reject(err)));
-  if (!answer) return { posts: [] };
+  if (!answer) return { items: [] };
   if (!Array.isArray(answer.body)) throw shapeError(ID, url, "posts JSON is not an array");
   const header = answer.headers["x-wp-total"];
-  return { posts: parseList(ID, url, Post, answer.body).items, total: header && Number.isInteger(Number(header)) ? Number(header) : undefined };
+  return { items: parseList(ID, url, Post, answer.body).items, total: header && Number.isInteger(Number(header)) ? Number(header) : undefined };
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
-  const wanted = typeFilter(query.types);
-  if (!["texture", "material"].some(wanted)) return { assets: [], total: 0, searchUrl: searchUrl(query) };
+  if (!["texture", "material"].some(typeFilter(query.types))) return { assets: [], total: 0, searchUrl: searchUrl(query) };
   const perPage = Math.min(query.limit, 100);
-  const { pages, skip } = pageWindow(query.offset, query.limit, perPage);
-  // A later page that fails ends the window there: the first page's results still stand.
-  const answers = await leadingPages(
-    pages.map((page) => postsPage(postsUrl(query.q, page, perPage), io)),
-    io.signal,
-  );
-  const all = answers
-    .flatMap((a) => a.posts)
-    .slice(skip, skip + query.limit)
-    .map((post) => toAsset(post));
-  const assets = all.filter((a) => wanted(a.type) && (!query.free || a.price?.free));
-  return { assets, total: assets.length === all.length ? answers[0]?.total : undefined, searchUrl: searchUrl(query) };
+  const { answers, items } = await windowPages(query, perPage, io, (page) => postsPage(postsUrl(query.q, page, perPage), io));
+  const assets = items.map((post) => toAsset(post));
+  return { ...keepAsked(assets, query, answers[0]?.total), searchUrl: searchUrl(query) };
 }
 
 async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null> {
@@ -127,16 +112,14 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
-  const { posts, total: header } = await postsPage(postsUrl("", 1, CENSUS_PER_PAGE), io);
+  const { items: posts, total: header } = await postsPage(postsUrl("", 1, CENSUS_PER_PAGE), io);
   const now = io.now();
   // Every post was seen when the page holds the whole count (or, without X-WP-Total, is not full).
   const whole = header !== undefined ? posts.length >= header : posts.length < CENSUS_PER_PAGE;
   const total = header ?? posts.length;
   const published = (p: Post) => Date.parse(p.date ?? "");
-  const newest = highest(
-    posts.filter((p) => published(p) <= now.getTime()),
-    published,
-  );
+  const past = posts.filter((p) => published(p) <= now.getTime());
+  const newest = highest(past, published);
   return compact({
     total,
     atLeast: header === undefined && !whole ? true : undefined,
@@ -146,10 +129,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
     byType: { texture: total },
     byLicense: { "CC0-1.0": total },
     unit: "assets",
-    addedLast30Days: addedLast30Days(
-      now,
-      posts.map((p) => p.date),
-    ),
+    addedLast30Days: addedLast30Days(now, posts.map(published)),
     highlights: newest && [{ label: "Newest texture", title: htmlText(newest.title.rendered), url: newest.link }],
     method:
       header !== undefined
@@ -162,17 +142,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?s=${encodeURIComponent(q.trim()).replace(/%20/g, "+")}` : `${SITE}/`);
 
 export const threeDTextures = defineSource(
-  {
-    id: ID,
-    name: "3DTextures",
-    homepage: SITE,
-    description: "Best for free CC0 stylised and realistic PBR texture sets; downloads are Google Drive links on the site.",
-    assetTypes: ["texture"],
-    access: "api",
-    pricing: "free",
-    license: licenseById("CC0-1.0"),
-    supportsDownload: false,
-    unit: "assets",
-  },
+  { ...cc0Site(ID, "3DTextures", SITE), description: DESCRIPTION, assetTypes: ["texture"], access: "api", supportsDownload: false },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -16,11 +16,12 @@ import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
-import { isoDay, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { cc0Site, isoDay, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "ambientcg";
 const SITE = "https://ambientcg.com";
+const DESCRIPTION = "Best for CC0 PBR materials (plus HDRIs, decals and a few scanned models) with direct zip downloads per resolution.";
 const API = `${SITE}/api/v3/assets`;
 const CSV_URL = `${SITE}/api/v2/downloads_csv`;
 /** Every field a result and its files need, in one request. */
@@ -68,16 +69,8 @@ function filterParams(query: SourceQuery): string {
 /** "Day Sky HDRI 071 B" → ["Day Sky HDRI"]; "3D Apple 002" → ["3D Apple"]: the words before the number. */
 function categoriesOf(title: string): string[] {
   const words = title.trim().split(/\s+/);
-  const name = words
-    .slice(
-      0,
-      Math.max(
-        0,
-        words.findIndex((w) => /^\d+$/.test(w)),
-      ),
-    )
-    .join(" ");
-  return name ? [name] : [];
+  const end = words.findIndex((w) => /^\d+$/.test(w));
+  return end > 0 ? [words.slice(0, end).join(" ")] : [];
 }
 
 /** One download through the site's /get link, named as its link names it (`?file=` of a /get link, else the last path segment). */
@@ -187,17 +180,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = (query: SourceQuery) => [`${SITE}/list`, filterParams(query)].filter(Boolean).join("?");
 
 export const ambientcg = defineSource(
-  {
-    id: ID,
-    name: "ambientCG",
-    homepage: SITE,
-    description: "Best for CC0 PBR materials (plus HDRIs, decals and a few scanned models) with direct zip downloads per resolution.",
-    assetTypes: ["material", "texture", "hdri", "model"],
-    access: "api",
-    pricing: "free",
-    license: licenseById("CC0-1.0"),
-    supportsDownload: true,
-    unit: "assets",
-  },
+  { ...cc0Site(ID, "ambientCG", SITE), description: DESCRIPTION, assetTypes: ["material", "texture", "hdri", "model"], access: "api", supportsDownload: true },
   { mode: "live", searchUrl, search, getAsset, census },
 );

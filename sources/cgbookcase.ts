@@ -19,20 +19,17 @@ import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
-import { isoDay, kResolution } from "./kit/texture-sites.ts";
+import { cc0Site, isoDay, kResolution } from "./kit/texture-sites.ts";
 
 const ID = "cgbookcase";
 const SITE = "https://www.cgbookcase.com";
 const CATALOGUE_URL = `${SITE}/api/textures`;
+const DESCRIPTION = "Best for CC0 PBR texture sets up to 8K (scanned and procedural); files are downloaded on the site.";
 const asset = assetMaker(ID);
 const pageUrl = (slug: string) => `${SITE}/textures/${encodeURIComponent(slug)}`;
 
 /** "Brick Wall 29" → "brick-wall-29", the texture's path on the site. */
-export const slugOf = (title: string) =>
-  title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+export const slugOf = (title: string) => (title.toLowerCase().match(/[a-z0-9]+/g) ?? []).join("-");
 
 const Entry = z.looseObject({
   title: z.string().refine((t) => slugOf(t) !== ""),
@@ -44,7 +41,7 @@ const Entry = z.looseObject({
 });
 type Entry = z.infer<typeof Entry>;
 
-function toAsset(entry: Entry, resolutions?: string[]): Asset {
+function toAsset(entry: Entry, files?: AssetFile[]): Asset {
   const slug = slugOf(entry.title);
   return asset(slug, {
     title: entry.title,
@@ -55,7 +52,7 @@ function toAsset(entry: Entry, resolutions?: string[]): Asset {
     license: licenseById("CC0-1.0"),
     price: { free: true },
     formats: ["zip"],
-    resolutions,
+    resolutions: files?.flatMap((f) => f.resolution ?? []),
     downloadable: false,
     createdAt: isoDay(entry.releasedate),
   });
@@ -84,10 +81,7 @@ export function filesOfPage(html: string, url: string): AssetFile[] {
   const thanks = (file: string, n: string) => `${SITE}/textures/thanks?t=${encodeURIComponent(file)}&r=${encodeURIComponent(n)}&u=${encodeURIComponent(u)}`;
   const file = (filename: string, n: string, fileUrl = thanks(filename, n)): AssetFile =>
     compact({ url: fileUrl, filename, format: "zip", resolution: kResolution(`${n}K`), group: "archive", requiresAuth: true });
-  const sizes = $("select#resolution option")
-    .map((_, el) => $(el).attr("value") ?? "")
-    .get()
-    .filter((v) => /^\d+$/.test(v));
+  const sizes = [...$("select#resolution option")].map((el) => $(el).attr("value") ?? "").filter((v) => /^\d+$/.test(v));
   const sizeInName = new RegExp(`_${r}K\\.zip$`, "i");
   if (!sizes.includes(r) || !sizeInName.test(t)) return [file(t, r, link.href)];
   return sizes.map((n) => (n === r ? file(t, r) : file(t.replace(sizeInName, `_${n}K.zip`), n)));
@@ -99,23 +93,15 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
   const entry = answers?.[0].find((e) => slugOf(e.title) === slug);
   if (!answers || !entry) return null;
   const files = filesOfPage(answers[1].text, url);
-  return {
-    ...toAsset(
-      entry,
-      files.flatMap((f) => f.resolution ?? []),
-    ),
-    files,
-  };
+  return { ...toAsset(entry, files), files };
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
   const entries = await catalogue(io);
   const now = io.now();
   const released = (e: Entry) => Date.parse(isoDay(e.releasedate) ?? "");
-  const newest = highest(
-    entries.filter((e) => released(e) <= now.getTime()),
-    released,
-  );
+  const past = entries.filter((e) => released(e) <= now.getTime());
+  const newest = highest(past, released);
   const total = entries.length;
   return compact({
     total,
@@ -124,10 +110,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
     byLicense: { "CC0-1.0": total },
     categories: countBy(entries, (e) => e.categories),
     unit: "assets",
-    addedLast30Days: addedLast30Days(
-      now,
-      entries.map((e) => isoDay(e.releasedate)),
-    ),
+    addedLast30Days: addedLast30Days(now, entries.map(released)),
     highlights: newest && [{ label: "Newest texture", title: newest.title, url: pageUrl(slugOf(newest.title)) }],
     method: "cgbookcase /api/textures (the whole catalogue in one array): every texture counted, release dates for the last 30 days",
   });
@@ -137,17 +120,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = ({ q }: SourceQuery) => `${SITE}/textures${q.trim() ? `?search=${encodeURIComponent(q.trim())}` : ""}`;
 
 export const cgbookcase = defineSource(
-  {
-    id: ID,
-    name: "cgbookcase",
-    homepage: SITE,
-    description: "Best for CC0 PBR texture sets up to 8K (scanned and procedural); files are downloaded on the site.",
-    assetTypes: ["texture"],
-    access: "api",
-    pricing: "free",
-    license: licenseById("CC0-1.0"),
-    supportsDownload: false,
-    unit: "assets",
-  },
+  { ...cc0Site(ID, "cgbookcase", SITE), description: DESCRIPTION, assetTypes: ["texture"], access: "api", supportsDownload: false },
   { mode: "indexed", searchUrl, crawl, getAsset, census },
 );

@@ -12,11 +12,11 @@ import { assetMaker } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { parseList } from "./kit/list.ts";
-import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { cc0Site, keepAsked, kResolution, sortResolutions, typeFilter, windowPages } from "./kit/texture-sites.ts";
 
 const ID = "sharetextures";
 const SITE = "https://www.sharetextures.com";
+const DESCRIPTION = "Best for CC0 PBR textures and atlases found by tag; download on the site (its terms forbid automated downloads).";
 const API = "https://api2.sharetextures.com/api/v0/for-frontend";
 const asset = assetMaker(ID);
 /** ShareTextures' item types (`itemType.slug`) and ours. */
@@ -49,12 +49,7 @@ const Data = z.looseObject({ items: z.array(z.unknown()), pagination: Pagination
 const Listing = z.looseObject({ success: z.boolean().optional(), data: Data });
 
 /** The query as ShareTextures' tag slug: lower case, words joined by "-". */
-export const tagOf = (q: string) =>
-  q
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
+export const tagOf = (q: string) => (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join("-");
 export const itemsUrl = (tag: string, page: number, perPage: number) =>
   `${API}/items?${tag ? `tag=${encodeURIComponent(tag)}&` : ""}sortBy=most_download&page=${page}&perPage=${perPage}`;
 const pageUrl = (item: z.infer<typeof Item>) =>
@@ -92,24 +87,14 @@ async function listing(url: string, io: SourceIo) {
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   const link = searchUrl(query);
-  const wanted = typeFilter(query.types);
-  if (!["texture", "material", "model", "pack", "other"].some(wanted)) return { assets: [], total: 0, searchUrl: link }; // none of its types asked
+  if (!["texture", "material", "model", "pack", "other"].some(typeFilter(query.types))) return { assets: [], total: 0, searchUrl: link }; // none of its types asked
   const tag = tagOf(query.q);
-  const { pages, skip } = pageWindow(query.offset, query.limit, query.limit);
-  // A later page that fails ends the window there: the first page's results still stand.
-  const answers = await leadingPages(
-    pages.map((page) => listing(itemsUrl(tag, page, query.limit), io)),
-    io.signal,
-  );
+  const { answers, items } = await windowPages(query, query.limit, io, (page) => listing(itemsUrl(tag, page, query.limit), io));
   const first = answers[0]!;
   // An unknown tag is not applied upstream: the answer is then the unfiltered listing, whose facets lack the tag.
   if (tag && first.facets?.tags && !first.facets.tags.some((t) => t.slug === tag)) return { assets: [], total: 0, searchUrl: link };
-  const all = answers
-    .flatMap((a) => a.items)
-    .slice(skip, skip + query.limit)
-    .map((item) => toAsset(item));
-  const assets = all.filter((a) => wanted(a.type) && (!query.free || a.price?.free));
-  return { assets, total: assets.length === all.length ? first.pagination?.totalCount : undefined, searchUrl: link };
+  const assets = items.map((item) => toAsset(item));
+  return { ...keepAsked(assets, query, first.pagination?.totalCount), searchUrl: link };
 }
 
 async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null> {
@@ -146,17 +131,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = ({ q }: SourceQuery) => (tagOf(q) ? `${SITE}/tag/${encodeURIComponent(tagOf(q))}` : `${SITE}/textures`);
 
 export const sharetextures = defineSource(
-  {
-    id: ID,
-    name: "ShareTextures",
-    homepage: SITE,
-    description: "Best for CC0 PBR textures and atlases found by tag; download on the site (its terms forbid automated downloads).",
-    assetTypes: ["texture", "model"],
-    access: "api",
-    pricing: "free",
-    license: licenseById("CC0-1.0"),
-    supportsDownload: false,
-    unit: "assets",
-  },
+  { ...cc0Site(ID, "ShareTextures", SITE), description: DESCRIPTION, assetTypes: ["texture", "model"], access: "api", supportsDownload: false },
   { mode: "live", searchUrl, search, getAsset, census },
 );

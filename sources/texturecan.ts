@@ -13,11 +13,12 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { htmlText, isoDay, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { cc0Site, htmlText, isoDay, keepAsked, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "texturecan";
 const SITE = "https://www.texturecan.com";
+const DESCRIPTION = "Best for CC0 PBR textures with direct 1K/2K/4K zip downloads (and Substance files), plus a few 3D models.";
 const asset = assetMaker(ID);
 export const searchPageUrl = (q: string, page: number) => `${SITE}/search/${encodeURIComponent(q.trim())}/${page}/`;
 
@@ -69,18 +70,15 @@ export function parseListing(html: string, url: string): { cards: Asset[]; pageC
     });
   });
   if (boxes.length > 0 && cards.length === 0) throw shapeError(ID, url, "listing cards have no details links");
-  const pages = $("#pageNumberDiv .pageNumber")
-    .map((_, el) => Number($(el).text().trim()))
-    .get();
-  return { cards, pageCount: Math.max(1, ...pages.filter((n) => Number.isInteger(n) && n > 0)) };
+  const pages = [...$("#pageNumberDiv .pageNumber")].map((el) => Number($(el).text().trim())).filter((n) => Number.isInteger(n) && n > 0);
+  return { cards, pageCount: Math.max(1, ...pages) };
 }
 const listingPage = async (url: string, io: SourceIo) => parseListing((await io.text(url)).text, url);
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   const q = query.q.trim();
-  const wanted = typeFilter(query.types);
   // TextureCan's search needs words; browsing without them is left to the site itself.
-  if (!q || !["texture", "material", "model"].some(wanted)) return { assets: [], total: 0, searchUrl: searchUrl(query) };
+  if (!q || !["texture", "material", "model"].some(typeFilter(query.types))) return { assets: [], total: 0, searchUrl: searchUrl(query) };
   const first = await listingPage(searchPageUrl(q, 1), io);
   const pageSize = first.cards.length;
   if (pageSize === 0) return { assets: [], total: 0, searchUrl: searchUrl(query) };
@@ -88,9 +86,8 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const asked = pages.filter((p) => p <= first.pageCount).map((p) => (p === 1 ? Promise.resolve(first) : listingPage(searchPageUrl(q, p), io)));
   // A later page that fails ends the window there: the pages before it still stand.
   const all = (await leadingPages(asked, io.signal)).flatMap((a) => a.cards).slice(skip, skip + query.limit);
-  const assets = all.filter((a) => wanted(a.type));
   // An exact count only when one page holds every result.
-  return { assets, total: first.pageCount === 1 && assets.length === all.length ? pageSize : undefined, searchUrl: searchUrl(query) };
+  return { ...keepAsked(all, query, first.pageCount === 1 ? pageSize : undefined), searchUrl: searchUrl(query) };
 }
 
 const meta = ($: cheerio.CheerioAPI, key: string) => $(`meta[property="${key}"], meta[name="${key}"]`).first().attr("content")?.trim() || undefined;
@@ -126,10 +123,7 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
       ...target,
       title,
       description,
-      tags: (meta($, "tex1:tags") ?? "")
-        .split(",")
-        .map((t) => t.trim())
-        .filter(Boolean),
+      tags: (meta($, "tex1:tags") ?? "").split(",").flatMap((t) => t.trim() || []),
       categories: category && [category],
       thumbnailUrl: httpUrl(meta($, "og:image") ?? meta($, "tex1:preview-image"), SITE),
       license: normalizeLicense(meta($, "tex1:license")) ?? licenseById("CC0-1.0"),
@@ -165,17 +159,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = ({ q }: SourceQuery) => (q.trim() ? searchPageUrl(q, 1) : SITE);
 
 export const texturecan = defineSource(
-  {
-    id: ID,
-    name: "TextureCan",
-    homepage: SITE,
-    description: "Best for CC0 PBR textures with direct 1K/2K/4K zip downloads (and Substance files), plus a few 3D models.",
-    assetTypes: ["texture", "model"],
-    access: "scrape",
-    pricing: "free",
-    license: licenseById("CC0-1.0"),
-    supportsDownload: true,
-    unit: "assets",
-  },
+  { ...cc0Site(ID, "TextureCan", SITE), description: DESCRIPTION, assetTypes: ["texture", "model"], access: "scrape", supportsDownload: true },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -1,5 +1,15 @@
 /** Helpers of the CC0 texture-site sources (ambientCG, cgbookcase, ShareTextures, 3DTextures, TextureCan). */
 import * as cheerio from "cheerio";
+import { licenseById } from "../../core/license.ts";
+import type { Asset } from "../../core/schemas/index.ts";
+import type { SourceMeta, SourceQuery } from "../../core/source.ts";
+import type { SourceIo } from "./fetch.ts";
+import { leadingPages, pageWindow } from "./page-window.ts";
+
+/** A texture site's id, name and homepage, with the facts all of them share: free, CC0, results are single assets. */
+export function cc0Site(id: string, name: string, homepage: string): Pick<SourceMeta, "id" | "name" | "homepage" | "pricing" | "license" | "unit"> {
+  return { id, name, homepage, pricing: "free", license: licenseById("CC0-1.0"), unit: "assets" };
+}
 
 /** The text of an HTML fragment, entities decoded and whitespace collapsed. */
 export const htmlText = (html: string) => cheerio.load(`<div>${html}</div>`)("div").first().text().replace(/\s+/g, " ").trim();
@@ -19,4 +29,21 @@ export const typeFilter = (types: readonly string[]) => (type: string) => types.
 export function isoDay(text: string | null | undefined): string | undefined {
   const day = new Date(`${/^\d{4}-\d{2}-\d{2}/.exec(text ?? "")?.[0]}T00:00:00Z`);
   return Number.isNaN(day.getTime()) ? undefined : day.toISOString();
+}
+
+/**
+ * The query's window on pages of `pageSize` items, asked at once: the answers up to the first later page that failed (the
+ * first page's results still stand), and their items in the window.
+ */
+export async function windowPages<T, P>(query: SourceQuery, pageSize: number, io: SourceIo, load: (page: number) => Promise<P & { items: T[] }>) {
+  const { pages, skip } = pageWindow(query.offset, query.limit, pageSize);
+  const answers = await leadingPages(pages.map(load), io.signal);
+  return { answers, items: answers.flatMap((a) => a.items).slice(skip, skip + query.limit) };
+}
+
+/** The assets a query asks for (its types; only free ones when it asks so), with the upstream total while it holds: when none was left out. */
+export function keepAsked(all: Asset[], query: SourceQuery, total: number | undefined) {
+  const wanted = typeFilter(query.types);
+  const assets = all.filter((a) => wanted(a.type) && (!query.free || a.price?.free));
+  return { assets, total: assets.length === all.length ? total : undefined };
 }
