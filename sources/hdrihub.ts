@@ -12,6 +12,7 @@ import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { pixelsToK } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrihub";
@@ -54,7 +55,6 @@ function parsePrice(raw: string): Price | undefined {
 /** The search page: the count ("Found 8 products"), or 0 for the no-results block, and the result cards. */
 export function parseSearch(html: string, url?: string): { found: number; assets: Asset[] } {
   const $ = cheerio.load(html);
-  // The streamed placeholders first: each `<template id="P:n">` takes the content of `<div hidden id="S:n">`.
   $("template[id^='P:']").each((_, el) => {
     const segment = $(`[id='S:${($(el).attr("id") ?? "").slice(2)}']`);
     if (segment.length) $(el).replaceWith(segment.remove().html() ?? "");
@@ -114,13 +114,8 @@ const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : unde
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
 
 /** "4096px" → 4k, "12288px" → 12k, "Cubemap 6x 2048" → 2k (per face). */
-function resolutionOfOffer(name: string): string | undefined {
-  const px = /(\d{3,6})\s*px/i.exec(name)?.[1] ?? /(\d{3,6})\s*$/.exec(name)?.[1];
-  const k = Math.round(Number(px ?? 0) / 1024);
-  return k >= 1 ? `${k}k` : undefined;
-}
+const resolutionOfOffer = (name: string) => pixelsToK(Number(/(\d{3,6})\s*px/i.exec(name)?.[1] ?? /(\d{3,6})\s*$/.exec(name)?.[1]));
 
-/** A product page's details; `path` is its shop path. */
 function parseProduct(path: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const pageUrl = `${SITE}${path}`;
@@ -160,7 +155,6 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   return page ? parseProduct(pathOf(nativeId), page.text) : null;
 }
 
-/** The HDRI category page's ItemList: `numberOfItems` HDRIs (the rest of the shop is not counted). */
 async function census(io: SourceIo): Promise<CensusBody> {
   const list = jsonLd(cheerio.load((await io.text(CATEGORY)).text), CATEGORY).find((n) => isType(n, "ItemList"));
   const count = num(list?.numberOfItems);
