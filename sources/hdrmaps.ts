@@ -37,7 +37,6 @@ const Product = z
   .looseObject({ id: z.number(), name: z.string(), slug: z.string().min(1), permalink: z.string(), short_description: text, prices: Prices.optional() })
   .extend({ images: z.array(Image).optional(), categories: Terms, tags: Terms, attributes: z.array(Attribute).optional() });
 type Product = z.infer<typeof Product>;
-
 const attribute = (p: Product, name: string) => p.attributes?.find((a) => a.name.toLowerCase() === name.toLowerCase())?.terms?.map((t) => t.name) ?? [];
 
 /** `10000x5000` → `10k` (HDRMAPS names resolutions by thousands of pixels: "10K", "30K"). */
@@ -56,7 +55,6 @@ function priceOf({ prices }: Product): Price | undefined {
 const isFreebie = (p: Product) => priceOf(p)?.free === true || (p.categories ?? []).some((c) => c.id === FREEBIES.id || c.slug === FREEBIES.slug);
 /** A product only in excluded categories slipped past the filter (the recording shows one): not listed. */
 const isExcluded = ({ categories = [] }: Product) => categories.length > 0 && categories.every((c) => c.id !== undefined && EXCLUDED.includes(c.id));
-
 /** The product page, only when it is on hdrmaps.com. */
 const pageOf = ({ permalink, id }: Product) =>
   URL.canParse(permalink) && /^https:\/\/(www\.)?hdrmaps\.com$/.test(new URL(permalink).origin) ? new URL(permalink).href : `${SITE}/?p=${id}`;
@@ -135,12 +133,12 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
   if (!isFreebie(product)) {
     // What a licence delivers is decided at checkout: one link to the product page.
     const file = compact({ url: details.url, filename: slug, format: "page", resolution: resolutionOf(product), group: "hdri", requiresAuth: true });
-    return { ...details, downloadable: false, files: [file] };
+    return { ...details, files: [file] };
   }
   const files = parseFreebiePage((await io.text(details.url)).text);
   if (!files.length) throw shapeError(ID, details.url, `freebie page ${details.url} has no download links (page changed?)`);
   const resolutions = [...new Set(files.map((f) => f.resolution).filter((r) => r !== undefined))];
-  return { ...details, formats: [...new Set(files.map((f) => f.format))], ...compact({ resolutions }), downloadable: true, files };
+  return { ...details, formats: [...new Set(files.map((f) => f.format))], ...compact({ resolutions }), files };
 }
 
 /** Categories are counted only when one page of 100 holds every product. */
