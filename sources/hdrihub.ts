@@ -12,6 +12,7 @@ import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { pixelsToK } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrihub";
@@ -54,7 +55,6 @@ function parsePrice(raw: string): Price | undefined {
 /** The search page: the count ("Found 8 products"), or 0 for the no-results block, and the result cards. */
 export function parseSearch(html: string, url?: string): { found: number; assets: Asset[] } {
   const $ = cheerio.load(html);
-  // The streamed placeholders first: each `<template id="P:n">` takes the content of `<div hidden id="S:n">`.
   $("template[id^='P:']").each((_, el) => {
     const segment = $(`[id='S:${($(el).attr("id") ?? "").slice(2)}']`);
     if (segment.length) $(el).replaceWith(segment.remove().html() ?? "");
@@ -84,10 +84,9 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const url = searchUrl(query);
   const { found, assets } = parseSearch((await io.text(url)).text, url);
   // The site has no type or price filter: both are applied to the page's cards. Nothing here is a direct download.
-  const filtered = query.types.length > 0 || query.free || query.downloadable;
   const kept = assets.filter((a) => (!query.types.length || query.types.includes(a.type)) && (!query.free || a.price?.free === true));
   const page = query.downloadable ? [] : kept.slice(query.offset, query.offset + query.limit);
-  return { assets: page, ...compact({ total: filtered ? undefined : found }), searchUrl: url };
+  return { assets: page, ...compact({ total: query.types.length || query.free || query.downloadable ? undefined : found }), searchUrl: url };
 }
 
 type JsonLdNode = { "@type"?: string | string[]; [key: string]: unknown };
@@ -112,15 +111,9 @@ function jsonLd($: cheerio.CheerioAPI, url: string): JsonLdNode[] {
 const isType = (node: JsonLdNode, type: string) => [node["@type"]].flat().includes(type);
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
-
 /** "4096px" → 4k, "12288px" → 12k, "Cubemap 6x 2048" → 2k (per face). */
-function resolutionOfOffer(name: string): string | undefined {
-  const px = /(\d{3,6})\s*px/i.exec(name)?.[1] ?? /(\d{3,6})\s*$/.exec(name)?.[1];
-  const k = Math.round(Number(px ?? 0) / 1024);
-  return k >= 1 ? `${k}k` : undefined;
-}
+const resolutionOfOffer = (name: string) => pixelsToK(Number(/(\d{3,6})\s*px/i.exec(name)?.[1] ?? /(\d{3,6})\s*$/.exec(name)?.[1]));
 
-/** A product page's details; `path` is its shop path. */
 function parseProduct(path: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const pageUrl = `${SITE}${path}`;
@@ -130,11 +123,10 @@ function parseProduct(path: string, html: string): AssetDetails {
   const offer = (product.offers ?? {}) as JsonLdNode;
   const offers = (Array.isArray(offer.offers) ? offer.offers : isType(offer, "Offer") ? [offer] : []) as JsonLdNode[];
   const low = num(offer.lowPrice) ?? num(offer.price);
-  const slug = path.split("/").pop();
   const files = offers.flatMap(({ name, url }) => {
     const label = str(name);
     if (!label) return [];
-    const filename = `${slug}-${(label.toLowerCase().match(/[a-z0-9]+/g) ?? []).join("-")}`;
+    const filename = `${path.split("/").pop()}-${(label.toLowerCase().match(/[a-z0-9]+/g) ?? []).join("-")}`;
     const group = /cubemap/i.test(label) ? "cubemap" : "hdri";
     return [compact({ url: httpUrl(str(url), SITE) ?? pageUrl, filename, format: "page", resolution: resolutionOfOffer(label), group, requiresAuth: true })];
   });
@@ -160,22 +152,15 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   return page ? parseProduct(pathOf(nativeId), page.text) : null;
 }
 
-/** The HDRI category page's ItemList: `numberOfItems` HDRIs (the rest of the shop is not counted). */
 async function census(io: SourceIo): Promise<CensusBody> {
   const list = jsonLd(cheerio.load((await io.text(CATEGORY)).text), CATEGORY).find((n) => isType(n, "ItemList"));
   const count = num(list?.numberOfItems);
   if (count === undefined) throw shapeError(ID, CATEGORY, `${CATEGORY} has no ItemList numberOfItems (page changed?)`);
   const total = Math.round(count);
-  return {
-    total,
-    atLeast: true, // only the HDRI category is counted: backplates, bundles and 3D models come on top
-    byType: { hdri: total },
-    categories: { HDRI: total },
-    unit: "assets",
-    method:
-      "numberOfItems of the schema.org ItemList on the HDRI category page (/shop/hdri); no sitemap was recorded, " +
-      "so the other shop sections are not counted (a lower bound)",
-  };
+  const method =
+    "numberOfItems of the schema.org ItemList on the HDRI category page (/shop/hdri); no sitemap was recorded, " +
+    "so the other shop sections are not counted (a lower bound)";
+  return { total, atLeast: true, byType: { hdri: total }, categories: { HDRI: total }, unit: "assets", method };
 }
 
 const searchUrl = (query: SourceQuery) => `${SITE}/search?q=${encodeURIComponent(query.q.trim())}`;

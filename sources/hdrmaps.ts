@@ -13,6 +13,7 @@ import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
+import { htmlText } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrmaps";
@@ -26,22 +27,16 @@ const FIELDS = "id,name,slug,permalink,type,short_description,prices,images,cate
 const FREEBIES = { id: 64, slug: "freebies" };
 const asset = assetMaker(ID);
 
-const Term = z.looseObject({ id: z.number().optional(), name: z.string(), slug: z.string().optional() });
-const Product = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  slug: z.string().min(1),
-  permalink: z.string(),
-  short_description: z.string().optional(),
-  prices: z.looseObject({ price: z.string().optional(), currency_code: z.string().optional(), currency_minor_unit: z.number().optional() }).optional(),
-  images: z.array(z.looseObject({ src: z.string().optional(), thumbnail: z.string().optional() })).optional(),
-  categories: z.array(Term).optional(),
-  tags: z.array(Term).optional(),
-  attributes: z.array(z.looseObject({ name: z.string(), terms: z.array(z.looseObject({ name: z.string() })).optional() })).optional(),
-});
+const text = z.string().optional();
+const Term = z.looseObject({ id: z.number().optional(), name: z.string(), slug: text });
+const Terms = z.array(Term).optional();
+const Prices = z.looseObject({ price: text, currency_code: text, currency_minor_unit: z.number().optional() });
+const Image = z.looseObject({ src: text, thumbnail: text });
+const Attribute = z.looseObject({ name: z.string(), terms: z.array(z.looseObject({ name: z.string() })).optional() });
+const Product = z
+  .looseObject({ id: z.number(), name: z.string(), slug: z.string().min(1), permalink: z.string(), short_description: text, prices: Prices.optional() })
+  .extend({ images: z.array(Image).optional(), categories: Terms, tags: Terms, attributes: z.array(Attribute).optional() });
 type Product = z.infer<typeof Product>;
-
-const text = (html: string | undefined) => (html ? cheerio.load(`<div>${html}</div>`)("div").first().text().replace(/\s+/g, " ").trim() : "");
 const attribute = (p: Product, name: string) => p.attributes?.find((a) => a.name.toLowerCase() === name.toLowerCase())?.terms?.map((t) => t.name) ?? [];
 
 /** `10000x5000` → `10k` (HDRMAPS names resolutions by thousands of pixels: "10K", "30K"). */
@@ -60,7 +55,6 @@ function priceOf({ prices }: Product): Price | undefined {
 const isFreebie = (p: Product) => priceOf(p)?.free === true || (p.categories ?? []).some((c) => c.id === FREEBIES.id || c.slug === FREEBIES.slug);
 /** A product only in excluded categories slipped past the filter (the recording shows one): not listed. */
 const isExcluded = ({ categories = [] }: Product) => categories.length > 0 && categories.every((c) => c.id !== undefined && EXCLUDED.includes(c.id));
-
 /** The product page, only when it is on hdrmaps.com. */
 const pageOf = ({ permalink, id }: Product) =>
   URL.canParse(permalink) && /^https:\/\/(www\.)?hdrmaps\.com$/.test(new URL(permalink).origin) ? new URL(permalink).href : `${SITE}/?p=${id}`;
@@ -68,11 +62,11 @@ const pageOf = ({ permalink, id }: Product) =>
 function toAsset(p: Product) {
   const free = isFreebie(p);
   return asset(p.slug, {
-    title: text(p.name) || p.slug,
-    description: text(p.short_description),
+    title: htmlText(p.name) || p.slug,
+    description: htmlText(p.short_description ?? ""),
     type: "hdri",
-    tags: (p.tags ?? []).map((t) => text(t.name)).filter(Boolean),
-    categories: (p.categories ?? []).map((c) => text(c.name)).filter(Boolean),
+    tags: (p.tags ?? []).map((t) => htmlText(t.name)).filter(Boolean),
+    categories: (p.categories ?? []).map((c) => htmlText(c.name)).filter(Boolean),
     url: pageOf(p),
     thumbnailUrl: p.images?.[0]?.thumbnail || p.images?.[0]?.src,
     license: normalizeLicense(attribute(p, "License Type")[0]),
@@ -86,7 +80,6 @@ function toAsset(p: Product) {
 export const searchApiUrl = (q: string, perPage: number, page: number, free: boolean) =>
   `${API}?search=${encodeURIComponent(q.trim())}&per_page=${perPage}${LISTED}${free ? "&max_price=0" : ""}${page > 1 ? `&page=${page}` : ""}&_fields=${FIELDS}`;
 
-/** One Store API call: the products, and the `X-WP-Total` count when the response carries it. */
 async function fetchProducts(url: string, io: SourceIo): Promise<{ products: Product[]; total?: number }> {
   const { body, headers } = await io.jsonWithHeaders(url);
   const products = z.array(Product).safeParse(body);
@@ -140,18 +133,15 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
   if (!isFreebie(product)) {
     // What a licence delivers is decided at checkout: one link to the product page.
     const file = compact({ url: details.url, filename: slug, format: "page", resolution: resolutionOf(product), group: "hdri", requiresAuth: true });
-    return { ...details, downloadable: false, files: [file] };
+    return { ...details, files: [file] };
   }
   const files = parseFreebiePage((await io.text(details.url)).text);
   if (!files.length) throw shapeError(ID, details.url, `freebie page ${details.url} has no download links (page changed?)`);
   const resolutions = [...new Set(files.map((f) => f.resolution).filter((r) => r !== undefined))];
-  return { ...details, formats: [...new Set(files.map((f) => f.format))], ...compact({ resolutions }), downloadable: true, files };
+  return { ...details, formats: [...new Set(files.map((f) => f.format))], ...compact({ resolutions }), files };
 }
 
-/**
- * Two listings of up to 100 products: every product outside the excluded categories, and the freebies. Their `X-WP-Total`
- * headers are the counts; without them, the products returned are a lower bound. Categories only when one page holds them all.
- */
+/** Categories are counted only when one page of 100 holds every product. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const allUrl = `${API}?per_page=100${LISTED}&_fields=id,categories,prices`;
   const [all, free] = await Promise.all([fetchProducts(allUrl, io), fetchProducts(`${API}?per_page=100&category=${FREEBIES.id}&_fields=id`, io)]);
@@ -162,7 +152,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
     atLeast: all.total === undefined && all.products.length >= 100 ? true : undefined,
     free: free.total ?? free.products.length,
     byType: { hdri: total },
-    categories: all.products.length < 100 ? countBy(listed, (p) => (p.categories ?? []).map((c) => text(c.name))) : undefined,
+    categories: all.products.length < 100 ? countBy(listed, (p) => (p.categories ?? []).map((c) => htmlText(c.name))) : undefined,
     unit: "assets",
     method:
       "WooCommerce Store API: X-WP-Total of the product listing without the excluded categories, and of the Freebies category" +
@@ -170,7 +160,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
   });
 }
 
-/** The shop's own product search; free narrows it to the Freebies category. */
 const searchUrl = (query: SourceQuery) =>
   `${SITE}/?s=${encodeURIComponent(query.q.trim())}&post_type=product${query.free ? `&product_cat=${FREEBIES.slug}` : ""}`;
 

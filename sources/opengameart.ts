@@ -46,8 +46,8 @@ function listUrl(q: string, arts: readonly { tid: number }[], page: number): str
 const contentUrl = (slug: string) => `${SITE}/content/${slug}`;
 
 /** One result page: its cards, the "Displaying … of N" total and its number of rows. A page without the art view throws. */
-function parseResults(html: string, url: string, type: AssetType): { assets: Asset[]; total: number; rows: number } {
-  const $ = load(html);
+async function listPage(io: SourceIo, url: string, type: AssetType): Promise<{ assets: Asset[]; total: number; rows: number }> {
+  const $ = load((await io.text(url)).text);
   const view = $(".view-id-art").first();
   if (!view.length) throw shapeError(ID, url, `${url} has no art search view (the page layout changed)`);
   const rows = view.find(".view-content .views-row");
@@ -75,9 +75,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const assets: Asset[] = [];
   let total = 0;
   for (const [i, page] of pages.slice(0, MAX_PAGES).entries()) {
-    const url = listUrl(query.q, arts, page - 1);
-    const fetchPage = async () => parseResults((await io.text(url)).text, url, type);
-    // The window's first page must answer; a later one that fails ends the window with what was gathered.
+    const fetchPage = () => listPage(io, listUrl(query.q, arts, page - 1), type);
     const parsed = i === 0 ? await fetchPage() : await followUpPage(fetchPage, io.signal);
     if (!parsed) break;
     total = parsed.total;
@@ -174,14 +172,8 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
   return { ...details, files };
 }
 
-/** One listing per art type, empty search text: "Displaying 1 - 24 of N" is the count of that type. */
 async function census(io: SourceIo): Promise<CensusBody> {
-  const results = await Promise.allSettled(
-    ART_TYPES.map(async (art) => {
-      const url = listUrl("", [art], 0);
-      return { art, total: parseResults((await io.text(url)).text, url, art.type).total };
-    }),
-  );
+  const results = await Promise.allSettled(ART_TYPES.map(async (art) => ({ art, total: (await listPage(io, listUrl("", [art], 0), art.type)).total })));
   // A page that answered but changed is an error of this source; only failed requests are skipped.
   const failed = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
   const changed = failed.find((reason) => !(reason instanceof UpstreamError));

@@ -17,21 +17,13 @@ const SITE = "https://polyfork.dev";
 const API = `${SITE}/api/assets`;
 const asset = assetMaker(ID);
 
-const Item = z.looseObject({
-  id: z.string().min(1),
-  title: z.string().min(1),
-  class: z.string().optional(),
-  triangles: z.number().optional(),
-  kit: z.string().optional(),
-  free: z.boolean().optional(),
-  page: z.string().optional(),
-  thumbnail: z.string().optional(),
-  has_rig: z.boolean().optional(),
-  download: z.looseObject({ glb: z.string().optional(), mjs: z.string().optional(), auth: z.string().optional() }).optional(),
-  export_formats: z.record(z.string(), z.looseObject({ url: z.string() })).optional(),
-  published_at: z.string().optional(),
-  license: z.string().optional(),
-});
+const text = z.string().optional();
+const flag = z.boolean().optional();
+const Download = z.looseObject({ glb: text, mjs: text, auth: text });
+const Conversions = z.record(z.string(), z.looseObject({ url: z.string() }));
+const Item = z
+  .looseObject({ id: z.string().min(1), title: z.string().min(1), class: text, kit: text, page: text, thumbnail: text, published_at: text, license: text })
+  .extend({ triangles: z.number().optional(), free: flag, has_rig: flag, download: Download.optional(), export_formats: Conversions.optional() });
 type Item = z.infer<typeof Item>;
 const SearchBody = z.looseObject({ total: z.number().optional(), assets: z.array(Item) });
 
@@ -90,7 +82,6 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   return item ? { ...toAsset(item), files: filesOf(item) } : null;
 }
 
-/** Two small searches: the empty query counts every asset, `free=1` the free ones. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const url = `${API}?per_page=1`;
   const [all, free] = await Promise.all([io.get(url, SearchBody), io.get(`${url}&free=1`, SearchBody)]);

@@ -11,6 +11,7 @@ import { assetMaker } from "./kit/asset.ts";
 import { defineSource } from "./kit/define.ts";
 import type { SourceIo } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
+import { pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 
 const ID = "texturescom";
 const SITE = "https://www.textures.com";
@@ -18,27 +19,14 @@ const API = `${SITE}/api/v1/texture/search`;
 const MAX_EXTRA_PAGES = 3; // at most, for one search: a deep offset costs one request per page
 const asset = assetMaker(ID);
 
-const Item = z.looseObject({
-  id: z.number(),
-  name: z.string().nullish(),
-  filenameWithoutSet: z.string().nullish(),
-  width: z.number().nullish(),
-  height: z.number().nullish(),
-  picture: z.string().nullish(),
-  createdAtUtc: z.string().nullish(),
-  rootCategoryId: z.number().nullish(),
-  defaultPhotoSet: z.looseObject({
-    id: z.number(),
-    slug: z.looseObject({ title: z.string().nullish() }).nullish(),
-    titleThumbnail: z.string().nullish(),
-    holderName: z.string().nullish(),
-    isSeamless: z.boolean().nullish(),
-    contentTypeAi: z.boolean().nullish(),
-    contentTypeScan: z.boolean().nullish(),
-    contentTypeSubstance: z.boolean().nullish(),
-    hasFreeSample: z.boolean().nullish(),
-  }),
-});
+const text = z.string().nullish();
+const count = z.number().nullish();
+const flag = z.boolean().nullish();
+const contentFlags = { isSeamless: flag, contentTypeAi: flag, contentTypeScan: flag, contentTypeSubstance: flag, hasFreeSample: flag };
+const PhotoSet = z.looseObject({ id: z.number(), slug: z.looseObject({ title: text }).nullish(), titleThumbnail: text, holderName: text, ...contentFlags });
+const Item = z
+  .looseObject({ id: z.number(), name: text, filenameWithoutSet: text, width: count, height: count, picture: text, createdAtUtc: text })
+  .extend({ rootCategoryId: count, defaultPhotoSet: PhotoSet });
 type Item = z.infer<typeof Item>;
 const Body = z.looseObject({ success: z.literal(true).optional(), data: z.array(Item) }); // `success: false` is a failed answer
 
@@ -62,7 +50,7 @@ function toAsset(item: Item, freeQuery: boolean) {
   const slug = clean(set.slug?.title) || clean(item.filenameWithoutSet) || String(set.id);
   const title = clean(set.titleThumbnail) || clean(set.holderName) || clean(item.name) || slug;
   const sections = SECTIONS.exec(item.picture ?? "");
-  const k = Math.round(Math.max(item.width ?? 0, item.height ?? 0) / 1024);
+  const k = pixelsToK(Math.max(item.width ?? 0, item.height ?? 0));
   const flags = { seamless: set.isSeamless, scanned: set.contentTypeScan, substance: set.contentTypeSubstance, "ai-generated": set.contentTypeAi };
   return asset(String(set.id), {
     title,
@@ -74,7 +62,7 @@ function toAsset(item: Item, freeQuery: boolean) {
     thumbnailUrl: item.picture ? encodeURI(`${SITE}${item.picture}`) : undefined,
     // A free sample (or an answer to the free filter) is free with a free account; the rest costs credits.
     price: { free: freeQuery || set.hasFreeSample === true },
-    resolutions: k >= 1 ? [`${k}k`] : undefined,
+    resolutions: k && [k],
     downloadable: false,
     createdAt: item.createdAtUtc,
   });
@@ -91,8 +79,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const { pages, skip } = query.offset > 0 && first.length > 0 ? pageWindow(query.offset, query.limit, first.length) : { pages: [1], skip: query.offset };
   const fetches = pages.slice(0, MAX_EXTRA_PAGES + 1).map((p) => (p === 1 ? Promise.resolve(first) : fetchPage(p)));
   const items = (await leadingPages(fetches, io.signal)).flat().slice(skip, skip + query.limit);
-  const assets = items.map((item) => toAsset(item, query.free));
-  return { assets: assets.filter((a) => !query.types.length || query.types.includes(a.type)), searchUrl: searchUrl(query) };
+  return { assets: items.map((item) => toAsset(item, query.free)).filter((a) => typeFilter(query.types)(a.type)), searchUrl: searchUrl(query) };
 }
 
 const searchUrl = (query: SourceQuery) => `${SITE}/search?q=${encodeURIComponent(query.q.trim())}`;
