@@ -18,7 +18,6 @@ const SITE = "https://www.blenderkit.com";
 const API = `${SITE}/api/v1`;
 const ID = "blenderkit";
 const KEY_ENV = "BLENDERKIT_API_KEY";
-/** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
 const asset = assetMaker(ID);
 /** A fixed scene id for every download request: BlenderKit wants one (it groups the downloads of one Blender scene), any UUID does. */
 export const SCENE_UUID = "5c0e7d2a-4b1f-4e8a-9c3d-a55e75ea2c40";
@@ -26,15 +25,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_PAGE_SIZE = 100; // the largest page the search API serves
 
 /** BlenderKit's asset types we search, per contract type, in the order they are asked. */
-const UPSTREAM_TYPES: Array<[AssetType, string[]]> = [
-  ["model", ["model", "printable", "scene"]],
-  ["material", ["material"]],
-  ["hdri", ["hdr"]],
-];
+const UPSTREAM_TYPES = Object.entries({ model: ["model", "printable", "scene"], material: ["material"], hdri: ["hdr"] }) as Array<[AssetType, string[]]>;
 
-const str = z.string().nullish();
-const num = z.number().nullish();
-const bool = z.boolean().nullish();
+const [str, num, bool] = [z.string().nullish(), z.number().nullish(), z.boolean().nullish()];
 const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);
 
 const File = z.looseObject({ fileType: z.string(), uuid: z.string().regex(UUID), filename: str, fileUploadSize: num, isThumbnail: bool });
@@ -72,10 +65,7 @@ const headers = ({ config }: SourceIo) => (config.keys[KEY_ENV] ? { authorizatio
 /** Words and filters joined with `+`, each encoded as BlenderKit's own clients do (`asset_type%3Amodel%2Cscene`). */
 function queryParam(q: string, types: string[], free: boolean): string {
   const terms = [q.trim(), types.length ? `asset_type:${types.join(",")}` : "", free ? "is_free:true" : ""];
-  return terms
-    .filter(Boolean)
-    .map((t) => encodeURIComponent(t).replace(/%20/g, "+"))
-    .join("+");
+  return encodeURIComponent(terms.filter(Boolean).join(" ")).replace(/%20/g, "+");
 }
 
 /** BlenderKit types for the asked contract types (any type: all of ours); empty when none applies. */
@@ -180,10 +170,7 @@ async function getAsset(baseId: string, io: SourceIo): Promise<AssetDetails | nu
 async function census(io: SourceIo): Promise<CensusBody> {
   const count = async (types: string[], freeOnly: boolean) => (await searchPage(searchApiUrl("", types, freeOnly, 1, 1), io)).total;
   const perType = await Promise.all(UPSTREAM_TYPES.map(async ([type, upstream]) => [type, await count(upstream, false)] as const));
-  const free = await count(
-    UPSTREAM_TYPES.flatMap(([, upstream]) => upstream),
-    true,
-  );
+  const free = await count(upstreamTypes([]), true);
   return {
     total: sum(perType, ([, n]) => n),
     free,

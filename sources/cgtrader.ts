@@ -21,7 +21,6 @@ import { httpUrl } from "./kit/url.ts";
 
 const SITE = "https://www.cgtrader.com";
 const ID = "cgtrader";
-/** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
 const asset = assetMaker(ID);
 const PAGE_SIZE = 120; // items per listing page (meta.perPage): the site sets it, the request cannot
 const CAPPED_TOTAL = 10_000; // a total of exactly this is the search engine's default cap (a lower bound), not a count
@@ -154,9 +153,7 @@ function license(code: string | null | undefined, imageUrl: string | null | unde
 
 /** The first JSON-LD Product of the page, alone, in a list or in an `@graph`. */
 function jsonLdProduct($: cheerio.CheerioAPI) {
-  const scripts = $('script[type="application/ld+json"]')
-    .toArray()
-    .map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
+  const scripts = [...$('script[type="application/ld+json"]')].map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
   const nodes = scripts.flatMap((data) => (Array.isArray(data) ? data : [data, ...(data?.["@graph"] ?? [])]));
   return nodes.map((node) => Product.safeParse(node).data).find((product) => product !== undefined);
 }
@@ -205,10 +202,7 @@ export function parseProductPage(html: string, pageUrl: string, nativeId: string
       type: "model",
       tags: about?.relatedTags?.map((t) => t.text),
       // "3D Models" / "Free 3D Models" › category › subcategory › the item itself.
-      categories: about?.breadcrumbs
-        ?.slice(1, -1)
-        .map((c) => c.title.trim())
-        .filter(Boolean),
+      categories: about?.breadcrumbs?.slice(1, -1).flatMap((c) => c.title.trim() || []),
       url: pageUrl,
       thumbnailUrl: $('meta[property="og:image"]').attr("content") ?? product?.image?.[0]?.contentUrl,
       author: props?.sellerArea?.designerName ?? product?.brand?.name,
