@@ -1,8 +1,7 @@
 /**
- * itch.io (https://itch.io): indie game assets, mostly packs, free and paid. No public search API: this source reads the
- * site's own pages at search time (the search page, the browse listing's JSON, a project's data.json and page). Downloads
- * go through itch.io's own flow (download/purchase page, often a payment), so every file is a `requiresAuth` link to
- * the asset's page and nothing is downloadable by this server.
+ * itch.io (https://itch.io): indie game assets, mostly packs, free and paid. No public search API: this source reads the site's own pages at search time (the
+ * search page, the browse listing's JSON, a project's data.json and page). Downloads go through itch.io's own flow (download/purchase page, often a payment),
+ * so every file is a `requiresAuth` link to the asset's page and nothing is downloadable by this server.
  */
 import { type CheerioAPI, load } from "cheerio";
 import { z } from "zod";

@@ -1,8 +1,7 @@
 /**
- * Sketchfab (https://sketchfab.com): the largest library of 3D models. Live: searched through the public Data API v3,
- * restricted to downloadable CC0 models (the only ones free of attribution and purchase). Downloads need the person's
- * own Sketchfab login (the API's download endpoint wants an OAuth/user token), so no asset is `downloadable` and the
- * only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
+ * Sketchfab (https://sketchfab.com): the largest library of 3D models. Live: searched through the public Data API v3, restricted to downloadable CC0 models
+ * (the only ones free of attribution and purchase). Downloads need the person's own Sketchfab login (the API's download endpoint wants an OAuth/user token), so
+ * no asset is `downloadable` and the only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
  */
 import { z } from "zod";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -20,10 +19,8 @@ const ID = "sketchfab";
 const KEY_ENV = "SKETCHFAB_API_TOKEN";
 const asset = assetMaker(ID);
 const MAX_COUNT = 24; // models per search request, at most
-/** Sketchfab's id of the CC0 licence (its site search filters by licence uid). */
-const CC0_LICENSE_UID = "7c23a1ba438d4306920229c12afcb5f9";
-/** Archive types Sketchfab converts downloadable models to (`source`, the upload, is of unknown format). */
-const ARCHIVE_FORMATS = new Set(["gltf", "glb", "usdz"]);
+const CC0_LICENSE_UID = "7c23a1ba438d4306920229c12afcb5f9"; // Sketchfab's id of the CC0 licence (its site search filters by licence uid)
+const ARCHIVE_FORMATS = new Set(["gltf", "glb", "usdz"]); // archives Sketchfab converts downloadable models to (`source`, the upload, is of unknown format)
 const UID = /^[0-9a-f]{32}$/i;
 const [str, num] = [z.string().nullish(), z.number().nullish()];
 const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);
@@ -133,7 +130,6 @@ async function getAsset(uid: string, io: SourceIo): Promise<AssetDetails | null>
   return { ...details, files: m.isDownloadable ? [{ ...file, requiresAuth: true }] : [] };
 }
 
-/** One page of the most liked downloadable CC0 models: the search publishes no total, so the count is a lower bound unless it says. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const { models, next, total } = await searchPage(searchApiUrl("", MAX_COUNT, 0, "-likeCount"), io);
   const count = total ?? models.length;
@@ -152,9 +148,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
 }
 
 /** The site's search for people, with the same filters (downloadable, CC0, models). */
-function searchUrl(query: SourceQuery): string {
-  return `${SITE}/search?${new URLSearchParams(compact({ features: "downloadable", licenses: CC0_LICENSE_UID, q: query.q.trim(), type: "models" }))}`;
-}
+const searchUrl = (query: SourceQuery) =>
+  `${SITE}/search?${new URLSearchParams(compact({ features: "downloadable", licenses: CC0_LICENSE_UID, q: query.q.trim(), type: "models" }))}`;
 
 export const sketchfab = defineSource(
   {
