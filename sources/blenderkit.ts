@@ -1,7 +1,7 @@
 /**
- * BlenderKit (https://www.blenderkit.com): models, materials and HDRIs for Blender, free and paid (a subscription plan). Live:
- * searched through its public search API. Free assets download without an account: the download API hands out a signed URL
- * of the file, a plain GET; assets of a plan need the key of a person who has it (`BLENDERKIT_API_KEY`, as a Bearer token).
+ * BlenderKit (https://www.blenderkit.com): models, materials and HDRIs for Blender, free and paid (a subscription plan). Live: searched through its public
+ * search API. Free assets download without an account: the download API hands out a signed URL of the file, a plain GET; assets of a plan need the key of a
+ * person who has it (`BLENDERKIT_API_KEY`, as a Bearer token).
  */
 import { z } from "zod";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -18,23 +18,15 @@ const SITE = "https://www.blenderkit.com";
 const API = `${SITE}/api/v1`;
 const ID = "blenderkit";
 const KEY_ENV = "BLENDERKIT_API_KEY";
-/** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
 const asset = assetMaker(ID);
 /** A fixed scene id for every download request: BlenderKit wants one (it groups the downloads of one Blender scene), any UUID does. */
 export const SCENE_UUID = "5c0e7d2a-4b1f-4e8a-9c3d-a55e75ea2c40";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_PAGE_SIZE = 100; // the largest page the search API serves
-
 /** BlenderKit's asset types we search, per contract type, in the order they are asked. */
-const UPSTREAM_TYPES: Array<[AssetType, string[]]> = [
-  ["model", ["model", "printable", "scene"]],
-  ["material", ["material"]],
-  ["hdri", ["hdr"]],
-];
+const UPSTREAM_TYPES = Object.entries({ model: ["model", "printable", "scene"], material: ["material"], hdri: ["hdr"] }) as Array<[AssetType, string[]]>;
 
-const str = z.string().nullish();
-const num = z.number().nullish();
-const bool = z.boolean().nullish();
+const [str, num, bool] = [z.string().nullish(), z.number().nullish(), z.boolean().nullish()];
 const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);
 
 const File = z.looseObject({ fileType: z.string(), uuid: z.string().regex(UUID), filename: str, fileUploadSize: num, isThumbnail: bool });
@@ -72,10 +64,7 @@ const headers = ({ config }: SourceIo) => (config.keys[KEY_ENV] ? { authorizatio
 /** Words and filters joined with `+`, each encoded as BlenderKit's own clients do (`asset_type%3Amodel%2Cscene`). */
 function queryParam(q: string, types: string[], free: boolean): string {
   const terms = [q.trim(), types.length ? `asset_type:${types.join(",")}` : "", free ? "is_free:true" : ""];
-  return terms
-    .filter(Boolean)
-    .map((t) => encodeURIComponent(t).replace(/%20/g, "+"))
-    .join("+");
+  return encodeURIComponent(terms.filter(Boolean).join(" ")).replace(/%20/g, "+");
 }
 
 /** BlenderKit types for the asked contract types (any type: all of ours); empty when none applies. */
@@ -99,7 +88,6 @@ function resolutionOf(fileType: string): string | undefined {
   return m ? `${m[2] ? `${m[1]}.${m[2]}` : m[1]}k` : undefined;
 }
 
-/** The files worth listing: everything but the thumbnail. */
 const payloads = (a: BkAsset): File[] => (a.files ?? []).filter((f) => !f.isThumbnail && f.fileType !== "thumbnail");
 
 function toAsset(a: BkAsset): Asset {
@@ -158,8 +146,7 @@ const pageFile = (a: BkAsset, f: File): AssetFile => ({ ...fileBase(f), url: ass
 /** The signed URL of one file, or a page link when the download API refuses the caller. */
 async function resolveFile(a: BkAsset, f: File, io: SourceIo): Promise<AssetFile> {
   const url = `${API}/downloads/${f.uuid}/?scene_uuid=${SCENE_UUID}`;
-  const refused = (err: { status?: number }) => [401, 402, 403].includes(err.status ?? 0);
-  const body = await io.json(url, headers(io)).catch((err) => (refused(err) ? undefined : Promise.reject(err)));
+  const body = await io.json(url, headers(io)).catch((err) => ([401, 402, 403].includes(err.status) ? undefined : Promise.reject(err)));
   if (body === undefined) return pageFile(a, f);
   const filePath = Download.safeParse(body).data?.filePath;
   if (!filePath) throw shapeError(ID, url, `download answer of file ${f.uuid} has no filePath`);
@@ -176,17 +163,12 @@ async function getAsset(baseId: string, io: SourceIo): Promise<AssetDetails | nu
   return { ...toAsset(a), downloadable: files.some((f) => !f.requiresAuth), files };
 }
 
-/** Counts from the search API's `count`: one request per type and one for the free assets. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const count = async (types: string[], freeOnly: boolean) => (await searchPage(searchApiUrl("", types, freeOnly, 1, 1), io)).total;
   const perType = await Promise.all(UPSTREAM_TYPES.map(async ([type, upstream]) => [type, await count(upstream, false)] as const));
-  const free = await count(
-    UPSTREAM_TYPES.flatMap(([, upstream]) => upstream),
-    true,
-  );
   return {
     total: sum(perType, ([, n]) => n),
-    free,
+    free: await count(upstreamTypes([]), true),
     byType: Object.fromEntries(perType),
     unit: "assets",
     method: "BlenderKit search API: the count of an empty search per asset type (models with printables and scenes, materials, HDRIs) and of the free ones",
@@ -194,9 +176,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
 }
 
 /** The site's asset gallery, with the same query words and filters. */
-function searchUrl(query: SourceQuery): string {
-  return `${SITE}/asset-gallery?query=${queryParam(query.q, upstreamTypes(query.types), query.free)}`;
-}
+const searchUrl = (query: SourceQuery) => `${SITE}/asset-gallery?query=${queryParam(query.q, upstreamTypes(query.types), query.free)}`;
 
 export const blenderkit = defineSource(
   {

@@ -1,10 +1,9 @@
 /**
- * CGTrader (https://www.cgtrader.com): a large marketplace of 3D models, free and paid. Live: its listing page answers
- * JSON when asked with `Accept: application/json`; details come from the product page's HTML. Every download needs a
- * CGTrader login (and, for paid models, a purchase), so files are `requiresAuth` links to the product page.
- * Bot wall: datacenter addresses may get an AWS WAF challenge instead (HTTP 202 with a page that loads `challenge.js`;
- * HTTP 405 for a CAPTCHA). Every request is made with `cache: false`: the shared client caches every 2xx answer, a 202
- * challenge included, and has no way to drop one, so a cached challenge would fail every search for the cache's lifetime.
+ * CGTrader (https://www.cgtrader.com): a large marketplace of 3D models, free and paid. Live: the listing page answers JSON to `Accept: application/json`;
+ * details come from the product page's HTML. Every download needs a CGTrader login (and, for paid models, a purchase): files are `requiresAuth` page links.
+ * Bot wall: datacenter addresses may get an AWS WAF challenge instead (HTTP 202 with a page that loads `challenge.js`; HTTP 405 for a CAPTCHA). Every
+ * request is made with `cache: false`: the shared client caches every 2xx answer, a 202 challenge included, and cannot drop one, so a cached challenge
+ * would fail every search for the cache's lifetime.
  */
 import * as cheerio from "cheerio";
 import { z } from "zod";
@@ -21,15 +20,12 @@ import { httpUrl } from "./kit/url.ts";
 
 const SITE = "https://www.cgtrader.com";
 const ID = "cgtrader";
-/** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
 const asset = assetMaker(ID);
 const PAGE_SIZE = 120; // items per listing page (meta.perPage): the site sets it, the request cannot
 const CAPPED_TOTAL = 10_000; // a total of exactly this is the search engine's default cap (a lower bound), not a count
-const ROYALTY_FREE_URL = `${SITE}/pages/terms-and-conditions#royalty-free-license`;
 /** CGTrader's licence codes (each also with `_no_ai`) and their names on the site. */
 const LICENSE_NAMES: Record<string, string> = { royalty_free: "CGTrader Royalty Free License", editorial: "CGTrader Editorial License" };
-/** Format names of the product page that are no file format. */
-const NOT_FORMATS = new Set(["textures", "other", "others"]);
+const NOT_FORMATS = new Set(["textures", "other", "others"]); // format names of the product page that are no file format
 const IMAGE_FORMATS = new Set(["jpg", "jpeg", "png", "tga", "tif", "tiff", "exr", "bmp", "psd"]);
 
 const [str, num, bool] = [z.string().nullish(), z.number().nullish(), z.boolean().nullish()];
@@ -147,23 +143,16 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
 /** The licence of a code; its URL that of the page's images, else the site's terms for royalty-free ones. */
 function license(code: string | null | undefined, imageUrl: string | null | undefined): License | undefined {
   if (!code) return undefined;
-  const url = imageUrl ?? (code.startsWith("royalty_free") ? ROYALTY_FREE_URL : undefined);
+  const url = imageUrl ?? (code.startsWith("royalty_free") ? `${SITE}/pages/terms-and-conditions#royalty-free-license` : undefined);
   const name = LICENSE_NAMES[code.replace(/_no_ai$/, "")];
   return name ? compact({ name: code.endsWith("_no_ai") ? `${name} (no AI use)` : name, url }) : normalizeLicense(code.replace(/_/g, " "), url);
 }
 
 /** The first JSON-LD Product of the page, alone, in a list or in an `@graph`. */
 function jsonLdProduct($: cheerio.CheerioAPI) {
-  const scripts = $('script[type="application/ld+json"]')
-    .toArray()
-    .map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
+  const scripts = [...$('script[type="application/ld+json"]')].map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
   const nodes = scripts.flatMap((data) => (Array.isArray(data) ? data : [data, ...(data?.["@graph"] ?? [])]));
   return nodes.map((node) => Product.safeParse(node).data).find((product) => product !== undefined);
-}
-
-function reactProps($: cheerio.CheerioAPI) {
-  const raw = $('[data-react-class="ItemPage/TopSection/TopSection"]').attr("data-react-props");
-  return raw ? Props.safeParse(parseJson(raw)).data : undefined;
 }
 
 /** Text of a description's HTML, paragraphs and line breaks kept as new lines. */
@@ -171,8 +160,7 @@ function htmlText(html: string): string {
   const $ = cheerio.load(html, null, false);
   $("br").replaceWith("\n");
   $("p, li, div").after("\n");
-  return $.root()
-    .text()
+  return $.text()
     .replace(/[ \t]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
@@ -184,7 +172,7 @@ const stripTitle = (title: string) => title.replace(/\s*\|\s*(?:free\s+)?3d\s+mo
 export function parseProductPage(html: string, pageUrl: string, nativeId: string): AssetDetails {
   const $ = cheerio.load(html);
   const product = jsonLdProduct($);
-  const props = reactProps($);
+  const props = Props.safeParse(parseJson($('[data-react-class="ItemPage/TopSection/TopSection"]').attr("data-react-props") ?? "")).data;
   if (!product && !props) throw shapeError(ID, pageUrl, "product page has neither JSON-LD Product nor item props");
   const ogTitle = $('meta[property="og:title"]').attr("content");
   const title = stripTitle(product?.name ?? ogTitle ?? "") || props?.pricingArea?.title?.replace(/\s+(?:free\s+)?3d\s+model$/i, "").trim();
@@ -195,8 +183,7 @@ export function parseProductPage(html: string, pageUrl: string, nativeId: string
   const paid = Number.isFinite(amount) && amount > 0 ? { amount, currency: product?.offers?.priceCurrency ?? "USD" } : {};
   const formats = formatsOf([...(details?.nativeFormats ?? []), ...(details?.exchangeFormats ?? [])].map((f) => f.title));
   const slug = nativeId.split("~").at(-1);
-  const group = (format: string) => (IMAGE_FORMATS.has(format) ? "textures" : format);
-  const files = formats.map((format) => ({ url: pageUrl, filename: `${slug}.${format}`, format, group: group(format), requiresAuth: true }));
+  const files = formats.map((f) => ({ url: pageUrl, filename: `${slug}.${f}`, format: f, group: IMAGE_FORMATS.has(f) ? "textures" : f, requiresAuth: true }));
   return {
     files,
     ...asset(nativeId, {
@@ -205,10 +192,7 @@ export function parseProductPage(html: string, pageUrl: string, nativeId: string
       type: "model",
       tags: about?.relatedTags?.map((t) => t.text),
       // "3D Models" / "Free 3D Models" › category › subcategory › the item itself.
-      categories: about?.breadcrumbs
-        ?.slice(1, -1)
-        .map((c) => c.title.trim())
-        .filter(Boolean),
+      categories: about?.breadcrumbs?.slice(1, -1).flatMap((c) => c.title.trim() || []),
       url: pageUrl,
       thumbnailUrl: $('meta[property="og:image"]').attr("content") ?? product?.image?.[0]?.contentUrl,
       author: props?.sellerArea?.designerName ?? product?.brand?.name,
@@ -231,7 +215,6 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   return res ? parseProductPage(res.text, url, nativeId) : null;
 }
 
-/** Two listing totals: every model, and the free ones. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const all = await listing(listingUrl("", false), io);
   const free = await listing(listingUrl("", true), io);

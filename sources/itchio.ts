@@ -1,8 +1,7 @@
 /**
- * itch.io (https://itch.io): indie game assets, mostly packs, free and paid. No public search API: this source reads the
- * site's own pages at search time (the search page, the browse listing's JSON, a project's data.json and page). Downloads
- * go through itch.io's own flow (download/purchase page, often a payment), so every file is a `requiresAuth` link to
- * the asset's page and nothing is downloadable by this server.
+ * itch.io (https://itch.io): indie game assets, mostly packs, free and paid. No public search API: this source reads the site's own pages at search time (the
+ * search page, the browse listing's JSON, a project's data.json and page). Downloads go through itch.io's own flow (download/purchase page, often a payment),
+ * so every file is a `requiresAuth` link to the asset's page and nothing is downloadable by this server.
  */
 import { type CheerioAPI, load } from "cheerio";
 import { z } from "zod";
@@ -17,7 +16,6 @@ import { httpUrl } from "./kit/url.ts";
 
 const ID = "itchio";
 const SITE = "https://itch.io";
-/** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
 const asset = assetMaker(ID);
 const BROWSE_PAGE_SIZE = 36; // cards per page of itch.io's browse listings (the recorded `num_items`)
 const MAX_PAGES = 4; // pages one search reads at most (limit ≤ 100 needs 3 browse pages; search pages are not smaller)
@@ -34,13 +32,7 @@ const TAG_KINDS: Array<[AssetType, readonly string[]]> = [
   ["audio", ["music", "sound-effects", "sfx", "audio", "soundtrack"]],
   ["font", ["fonts", "font"]],
 ];
-const CURRENCIES: Array<[RegExp, string]> = [
-  [/\$/, "USD"],
-  [/€/, "EUR"],
-  [/£/, "GBP"],
-  [/¥/, "JPY"],
-];
-/** File groups by extension. */
+const CURRENCIES = { $: "USD", "€": "EUR", "£": "GBP", "¥": "JPY" };
 const GROUPS = { archive: ["zip", "rar", "7z", "tar.gz", "tgz", "tar"], audio: ["ogg", "wav", "mp3", "flac"], font: ["ttf", "otf", "woff", "woff2"] };
 
 /** The type a listing's tags point to; several kinds at once (or none) make it a pack. */
@@ -67,7 +59,7 @@ export function parsePrice(text = ""): Price | undefined {
   const m = /(\d+(?:[.,]\d{1,2})?)/.exec(text)?.[1];
   if (!m) return undefined;
   const amount = Number(m.replace(",", "."));
-  const currency = /\b([A-Z]{3})\b/.exec(text)?.[1] ?? CURRENCIES.find(([re]) => re.test(text))?.[1];
+  const currency = /\b([A-Z]{3})\b/.exec(text)?.[1] ?? Object.entries(CURRENCIES).find(([sign]) => text.includes(sign))?.[1];
   return amount === 0 ? { free: true } : compact({ free: false, amount, currency });
 }
 
@@ -81,29 +73,27 @@ export function parseSize(text: string | undefined): number | undefined {
 
 /** Every `.game_cell` of a search page or browse listing, as Assets. `fallbackType` types cards with no hint. */
 function cardsOf($: CheerioAPI, fallbackType: AssetType): Asset[] {
-  return $(".game_cell")
-    .toArray()
-    .flatMap((el) => {
-      const cell = $(el);
-      const link = cell.find("a.title.game_link").first();
-      const nativeId = nativeIdOf(link.attr("href"));
-      const title = link.text().trim();
-      if (!nativeId || !title) return [];
-      const img = cell.find(".game_thumb img").first();
-      const text = cell.find(".game_text").first();
-      const priceTag = cell.find(".price_tag").first();
-      const hint = (priceTag.attr("title") ?? "").toLowerCase(); // itch.io names the kind of listing here ("… for this audio pack")
-      return asset(nativeId, {
-        title,
-        description: (text.attr("title") ?? text.text()).trim(),
-        type: /\baudio\b|\bsoundtrack\b/.test(hint) ? "audio" : /\bfont\b/.test(hint) ? "font" : fallbackType,
-        url: gameUrl(nativeId),
-        thumbnailUrl: img.attr("data-lazy_src") ?? img.attr("src"),
-        author: cell.find(".game_author a").first().text().trim(),
-        price: priceTag.length ? (parsePrice(priceTag.find(".price_value").text()) ?? { free: false }) : { free: true },
-        downloadable: false,
-      });
+  return [...$(".game_cell")].flatMap((el) => {
+    const cell = $(el);
+    const link = cell.find("a.title.game_link").first();
+    const nativeId = nativeIdOf(link.attr("href"));
+    const title = link.text().trim();
+    if (!nativeId || !title) return [];
+    const img = cell.find(".game_thumb img").first();
+    const text = cell.find(".game_text").first();
+    const priceTag = cell.find(".price_tag").first();
+    const hint = (priceTag.attr("title") ?? "").toLowerCase(); // itch.io names the kind of listing here ("… for this audio pack")
+    return asset(nativeId, {
+      title,
+      description: (text.attr("title") ?? text.text()).trim(),
+      type: /\baudio\b|\bsoundtrack\b/.test(hint) ? "audio" : /\bfont\b/.test(hint) ? "font" : fallbackType,
+      url: gameUrl(nativeId),
+      thumbnailUrl: img.attr("data-lazy_src") ?? img.attr("src"),
+      author: cell.find(".game_author a").first().text().trim(),
+      price: priceTag.length ? (parsePrice(priceTag.find(".price_value").text()) ?? { free: false }) : { free: true },
+      downloadable: false,
     });
+  });
 }
 
 const BrowsePage = z.object({ page: z.number().optional(), num_items: z.number(), content: z.string() });
@@ -117,8 +107,8 @@ async function browsePage(url: string, fallbackType: AssetType, io: SourceIo): P
 /** One search results page (HTML), parsed; `total` only when itch.io gives an exact count ("1000+ projects" is none). */
 async function searchPage(url: string, io: SourceIo): Promise<{ assets: Asset[]; cells: number; total?: number }> {
   const $ = load((await io.text(url)).text);
-  const grid = $(".search_page, .browse_game_grid, .game_grid_widget").length;
-  if (!grid) throw shapeError(ID, url, `search page ${url} has no result grid (the page layout changed)`);
+  if (!$(".search_page, .browse_game_grid, .game_grid_widget").length)
+    throw shapeError(ID, url, `search page ${url} has no result grid (the page layout changed)`);
   const m = /([\d,]+)(\+)?\s+(?:projects?|results?)/i.exec($(".stats_line").first().text());
   return { assets: cardsOf($, "pack"), cells: $(".game_cell").length, total: m?.[1] && !m[2] ? Number(m[1].replace(/,/g, "")) : undefined };
 }
@@ -175,35 +165,26 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
 }
 
 const opt = z.string().optional();
-const DataJson = z.looseObject({
-  id: z.number(),
-  title: z.string(),
-  price: opt,
-  cover_image: opt,
-  tags: z.array(z.string()).optional(),
-  authors: z.array(z.looseObject({ name: z.string(), url: opt })).optional(),
-});
+const optList = <T extends z.ZodType>(item: T) => z.array(item).optional();
+const Author = z.looseObject({ name: z.string(), url: opt });
+const DataJson = z.looseObject({ id: z.number(), title: z.string(), price: opt, cover_image: opt, tags: optList(z.string()), authors: optList(Author) });
 const extensionOf = (name: string) => /\.((?:tar\.)?[a-z0-9]{1,8})$/i.exec(name.trim())?.[1]?.toLowerCase();
 const groupOf = (format: string | undefined) => Object.entries(GROUPS).find(([, formats]) => format && formats.includes(format))?.[0];
 
 /** The uploads of a page: every one is fetched through itch.io's download flow, so `requiresAuth`. */
 function uploadsOf($: CheerioAPI, pageUrl: string): AssetFile[] {
-  return $(".upload_list_widget .upload")
-    .toArray()
-    .flatMap((el) => {
-      const name = $(el).find(".upload_name .name").first();
-      const filename = (name.attr("title") ?? name.text()).trim();
-      const format = extensionOf(filename);
-      const sizeBytes = parseSize($(el).find(".file_size").first().text());
-      return filename ? [compact({ url: pageUrl, filename, format: format ?? "unknown", sizeBytes, group: groupOf(format), requiresAuth: true })] : [];
-    });
+  return [...$(".upload_list_widget .upload")].flatMap((el) => {
+    const name = $(el).find(".upload_name .name").first();
+    const filename = (name.attr("title") ?? name.text()).trim();
+    const format = extensionOf(filename);
+    const sizeBytes = parseSize($(el).find(".file_size").first().text());
+    return filename ? [compact({ url: pageUrl, filename, format: format ?? "unknown", sizeBytes, group: groupOf(format), requiresAuth: true })] : [];
+  });
 }
 
 /** The "More information" table: label → cell. */
 function infoTable($: CheerioAPI) {
-  const rows = $(".game_info_panel_widget tr")
-    .toArray()
-    .map((tr) => $(tr).find("td"));
+  const rows = [...$(".game_info_panel_widget tr")].map((tr) => $(tr).find("td"));
   return new Map(rows.filter((cells) => cells.length >= 2).map((cells) => [cells.first().text().trim().toLowerCase(), cells.eq(1)]));
 }
 

@@ -1,8 +1,7 @@
 /**
- * Sketchfab (https://sketchfab.com): the largest library of 3D models. Live: searched through the public Data API v3,
- * restricted to downloadable CC0 models (the only ones free of attribution and purchase). Downloads need the person's
- * own Sketchfab login (the API's download endpoint wants an OAuth/user token), so no asset is `downloadable` and the
- * only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
+ * Sketchfab (https://sketchfab.com): the largest library of 3D models. Live: searched through the public Data API v3, restricted to downloadable CC0 models
+ * (the only ones free of attribution and purchase). Downloads need the person's own Sketchfab login (the API's download endpoint wants an OAuth/user token), so
+ * no asset is `downloadable` and the only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
  */
 import { z } from "zod";
 import { licenseById, normalizeLicense } from "../core/license.ts";
@@ -18,16 +17,12 @@ const API = "https://api.sketchfab.com/v3";
 const SITE = "https://sketchfab.com";
 const ID = "sketchfab";
 const KEY_ENV = "SKETCHFAB_API_TOKEN";
-/** The kit's asset builder, keeping an empty tag list: its `compact` drops empty lists, and an Asset needs `tags`. */
 const asset = assetMaker(ID);
 const MAX_COUNT = 24; // models per search request, at most
-/** Sketchfab's id of the CC0 licence (its site search filters by licence uid). */
-const CC0_LICENSE_UID = "7c23a1ba438d4306920229c12afcb5f9";
-/** Archive types Sketchfab converts downloadable models to (`source`, the upload, is of unknown format). */
-const ARCHIVE_FORMATS = new Set(["gltf", "glb", "usdz"]);
+const CC0_LICENSE_UID = "7c23a1ba438d4306920229c12afcb5f9"; // Sketchfab's id of the CC0 licence (its site search filters by licence uid)
+const ARCHIVE_FORMATS = new Set(["gltf", "glb", "usdz"]); // archives Sketchfab converts downloadable models to (`source`, the upload, is of unknown format)
 const UID = /^[0-9a-f]{32}$/i;
-const str = z.string().nullish();
-const num = z.number().nullish();
+const [str, num] = [z.string().nullish(), z.number().nullish()];
 const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);
 
 const Model = z.looseObject({
@@ -94,7 +89,6 @@ function toAsset(m: Model, categoryNames: Map<string, string>): Asset {
     formats: Object.keys(m.archives ?? {}).filter((k) => ARCHIVE_FORMATS.has(k)),
     polyCount: round(m.faceCount),
     animated: m.animationCount != null ? m.animationCount > 0 : undefined,
-    // Files need the person's Sketchfab login: never fetched by this server.
     downloadable: false,
     createdAt: isoTime(m.publishedAt ?? m.createdAt),
   });
@@ -106,11 +100,10 @@ async function searchPage(url: string, io: SourceIo) {
 }
 
 /** Category slug → name; an empty map when the list cannot be had (search still answers, with slugs). */
-const categoryNames = (io: SourceIo): Promise<Map<string, string>> =>
-  io.get(`${API}/categories`, Categories, headers(io)).then(
-    (body) => new Map(body.results.map((c) => [c.slug, c.name])),
-    () => new Map(),
-  );
+async function categoryNames(io: SourceIo): Promise<Map<string, string>> {
+  const { results } = await io.get(`${API}/categories`, Categories, headers(io)).catch(() => ({ results: [] }));
+  return new Map(results.map((c) => [c.slug, c.name]));
+}
 
 /** The Data API search for downloadable CC0 models; `cursor` is the offset. */
 export function searchApiUrl(q: string, count: number, offset: number, sort?: string): string {
@@ -119,8 +112,7 @@ export function searchApiUrl(q: string, count: number, offset: number, sort?: st
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
-  // Only models, and none of them downloadable by this server.
-  if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [] };
+  if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [] }; // only models, none downloadable here
   const url = searchApiUrl(query.q, Math.min(query.limit, MAX_COUNT), query.offset);
   const [names, { models, total }] = await Promise.all([categoryNames(io), searchPage(url, io)]);
   return { assets: models.slice(0, query.limit).map((m) => toAsset(m, names)), ...compact({ total, searchUrl: searchUrl(query) }) };
@@ -138,7 +130,6 @@ async function getAsset(uid: string, io: SourceIo): Promise<AssetDetails | null>
   return { ...details, files: m.isDownloadable ? [{ ...file, requiresAuth: true }] : [] };
 }
 
-/** One page of the most liked downloadable CC0 models: the search publishes no total, so the count is a lower bound unless it says. */
 async function census(io: SourceIo): Promise<CensusBody> {
   const { models, next, total } = await searchPage(searchApiUrl("", MAX_COUNT, 0, "-likeCount"), io);
   const count = total ?? models.length;
@@ -157,9 +148,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
 }
 
 /** The site's search for people, with the same filters (downloadable, CC0, models). */
-function searchUrl(query: SourceQuery): string {
-  return `${SITE}/search?${new URLSearchParams(compact({ features: "downloadable", licenses: CC0_LICENSE_UID, q: query.q.trim(), type: "models" }))}`;
-}
+const searchUrl = (query: SourceQuery) =>
+  `${SITE}/search?${new URLSearchParams(compact({ features: "downloadable", licenses: CC0_LICENSE_UID, q: query.q.trim(), type: "models" }))}`;
 
 export const sketchfab = defineSource(
   {
