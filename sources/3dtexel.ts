@@ -40,7 +40,13 @@ const typeOfLibrary = (library: string) => TYPES.find((t) => LIBRARIES[t]?.inclu
 const [str, num] = [z.string().optional(), z.number().optional()];
 const Count = z.number().int().min(0);
 const Item = z.looseObject({
-  ...{ id: z.number(), title: z.string().min(1), type: z.string(), source: str, url: z.string(), thumbnail: str, license: str },
+  id: z.number(),
+  title: z.string().min(1),
+  type: z.string(),
+  source: str,
+  url: z.string(),
+  thumbnail: str,
+  license: str,
   price: z.looseObject({ free: z.boolean().optional(), credits: num }).optional(),
   resolutions: z.array(z.string()).optional(),
 });

@@ -24,7 +24,10 @@ const extOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1
 
 const Links = z.record(z.string(), z.string());
 const Sound = z.looseObject({
-  ...{ id: z.number().int(), name: z.string(), license: z.string(), tags: z.array(z.string()).default([]) },
+  id: z.number().int(),
+  name: z.string(),
+  license: z.string(),
+  tags: z.array(z.string()).default([]),
   ...z.object({ url: z.string(), username: z.string(), description: z.string(), created: z.string(), type: z.string(), download: z.string() }).partial().shape,
   ...z.object({ filesize: z.number(), previews: Links, images: Links }).partial().shape,
 });

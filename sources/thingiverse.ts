@@ -22,7 +22,12 @@ const asset = assetMaker(ID);
 
 const [str, flag] = [z.string().nullish(), z.union([z.boolean(), z.number()]).optional()];
 const Summary = z.looseObject({
-  ...{ id: z.number().int(), name: z.string(), public_url: z.string().optional(), thumbnail: str, is_private: flag, is_published: flag },
+  id: z.number().int(),
+  name: z.string(),
+  public_url: z.string().optional(),
+  thumbnail: str,
+  is_private: flag,
+  is_published: flag,
   creator: z.looseObject({ name: z.string().optional() }).nullish(),
 });
 type Summary = z.infer<typeof Summary>;
