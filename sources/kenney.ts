@@ -72,30 +72,23 @@ function decode(text: string | undefined): string | undefined {
 /** Parses every `div.asset` card of a listing page; cards without a pack link are skipped. */
 export function parseCards(html: string): KenneyCard[] {
   const $ = cheerio.load(html);
-  return $("div.asset")
-    .toArray()
-    .flatMap((el) => {
-      const card = $(el);
-      const link = card.find("h2 a").first();
-      const slug = SLUG.exec(httpUrl(link.attr("href"), SITE) ?? "")?.[1];
-      const title = link.text().trim();
-      if (!slug || !title) return [];
-      const cover = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(card.find(".cover").attr("style") ?? "")?.[1];
-      const hrefs = card
-        .find("a[href]")
-        .toArray()
-        .map((a) => $(a).attr("href") ?? "");
-      const linked = (kind: string) => decode(hrefs.map((href) => new RegExp(`[/?&]${kind}[:=]([^/?&#]+)`).exec(href)?.[1]).find(Boolean));
-      return [compact({ slug, title, url: packUrl(slug), thumbnailUrl: httpUrl(cover, SITE), category: linked("category"), series: linked("series") })];
-    });
+  return [...$("div.asset")].flatMap((el) => {
+    const card = $(el);
+    const link = card.find("h2 a").first();
+    const slug = SLUG.exec(httpUrl(link.attr("href"), SITE) ?? "")?.[1];
+    const title = link.text().trim();
+    if (!slug || !title) return [];
+    const cover = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(card.find(".cover").attr("style") ?? "")?.[1];
+    const hrefs = Array.from(card.find("a[href]"), (a) => $(a).attr("href") ?? "");
+    const linked = (kind: string) => decode(hrefs.map((href) => new RegExp(`[/?&]${kind}[:=]([^/?&#]+)`).exec(href)?.[1]).find(Boolean));
+    return [compact({ slug, title, url: packUrl(slug), thumbnailUrl: httpUrl(cover, SITE), category: linked("category"), series: linked("series") })];
+  });
 }
 
 /** Whether the pagination of a listing page links to page `n`. */
 function linksToPage(html: string, n: number): boolean {
   const $ = cheerio.load(html);
-  return $("ul.pagination a[href]")
-    .toArray()
-    .some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
+  return [...$("ul.pagination a[href]")].some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
 }
 
 /** A card as an Asset, with what its pack page adds when it could be read. */
@@ -157,9 +150,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const category = row("category").text().trim() || undefined;
   const licenseLink = row("license").find("a").first();
   const license = normalizeLicense(licenseLink.text().trim() || row("license").text().trim(), httpUrl(licenseLink.attr("href"), SITE));
-  const links = $("a[href]")
-    .toArray()
-    .flatMap((a) => httpUrl($(a).attr("href"), SITE) ?? []);
+  const links = [...$("a[href]")].flatMap((a) => httpUrl($(a).attr("href"), SITE) ?? []);
   const zips = new Set(links.filter((u) => new URL(u).hostname === "kenney.nl" && /\.zip$/i.test(new URL(u).pathname)));
   const files = [...zips].map((zip) => {
     const filename = decode(new URL(zip).pathname.split("/").pop()) ?? `kenney_${slug}.zip`;
@@ -170,21 +161,12 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
     title,
     description: $("meta[property='og:description']").attr("content")?.trim(),
     type: typeOf(category, title),
-    tags: uniqueTags([
-      ...row("tags")
-        .find("a")
-        .toArray()
-        .map((a) => $(a).text().trim()),
-      ...SITE_TAGS,
-    ]),
+    tags: uniqueTags([...Array.from(row("tags").find("a"), (a) => $(a).text().trim()), ...SITE_TAGS]),
     categories: category ? [category] : [],
     thumbnailUrl: httpUrl($("meta[property='og:image']").attr("content"), SITE),
     license: license ?? licenseById("CC0-1.0"),
     downloadable: files.length > 0,
-    createdAt: $("td[title]")
-      .toArray()
-      .flatMap((td) => isoDay($(td).attr("title")) ?? [])
-      .sort()[0],
+    createdAt: [...$("td[title]")].flatMap((td) => isoDay($(td).attr("title")) ?? []).sort()[0],
   });
   return { ...details, files };
 }
@@ -214,8 +196,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
 function searchUrl(query: SourceQuery): string {
   const categories = [...new Set(query.types.flatMap((t) => CATEGORIES[t] ?? []))];
   const q = query.q.trim();
-  const params = [q && `search=${encodeURIComponent(q)}`, categories.length === 1 && `category=${encodeURIComponent(categories.join())}`];
-  const qs = params.filter(Boolean).join("&");
+  const qs = [q && `search=${encodeURIComponent(q)}`, categories.length === 1 && `category=${encodeURIComponent(categories.join())}`].filter(Boolean).join("&");
   return `${LISTING}${qs ? `?${qs}` : ""}`;
 }
 
