@@ -28,10 +28,8 @@ const FontMeta = z.looseObject({
   subsets: z.array(z.string()).default([]),
   weights: z.array(z.number()).default([]),
   styles: z.array(z.string()).default([]),
-  variable: z.unknown().optional(),
   lastModified: z.string().optional(),
   category: z.string().optional(),
-  license: z.unknown().optional(),
   type: z.string().optional(),
 });
 type FontMeta = z.infer<typeof FontMeta>;
@@ -121,7 +119,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
   };
 }
 
-/** The site's font directory with the query. */
 const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?query=${encodeURIComponent(q.trim())}` : SITE);
 
 export const fontsource = defineSource(
