@@ -1,7 +1,5 @@
 /**
- * Kenney (https://kenney.nl): CC0 game-art packs (3D kits, 2D sprites, UI, audio, fonts), each a
- * direct zip. No API: the catalogue is the paged HTML listing, which is cheap, so the source is indexed.
- *
+ * Kenney (https://kenney.nl): CC0 game-art packs, each a direct zip. No API: the catalogue is the paged HTML listing, which is cheap, so the source is indexed.
  * - `/assets`, `/assets/page:<n>` → `div.asset` cards (cover in a `background-image` style, `h2` title link, links to
  *   `/assets/category:<name>` and `/assets/series:<name>`); the crawl follows the `ul.pagination` to the next page.
  * - `/assets/<slug>` → the pack page: `h1`, a details table (Tags, Category, License), update dates as `title='dd/mm/yyyy'`,
@@ -50,7 +48,6 @@ export function typeOf(category: string | undefined, title = "", series = ""): A
   return /\bUI\b/.test(`${title} ${series}`) ? "ui" : /\bfonts?\b/i.test(`${title} ${series}`) ? "font" : type;
 }
 
-/** The listing page `n` (1-based): `/assets`, then `/assets/page:n`. */
 export const listingUrl = (n: number) => (n <= 1 ? LISTING : `${LISTING}/page:${n}`);
 const packUrl = (slug: string) => `${LISTING}/${encodeURIComponent(slug)}`;
 /** What every pack is, its page read or not. */
@@ -85,7 +82,6 @@ export function parseCards(html: string): KenneyCard[] {
   });
 }
 
-/** Whether the pagination of a listing page links to page `n`. */
 function linksToPage(html: string, n: number): boolean {
   const $ = cheerio.load(html);
   return [...$("ul.pagination a[href]")].some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
@@ -135,7 +131,6 @@ function isoDay(text = ""): string | undefined {
   return m ? `${m[3]}-${m[2]!.padStart(2, "0")}-${m[1]!.padStart(2, "0")}` : undefined;
 }
 
-/** Parses a pack page into details; `slug` is the pack's own. */
 export function parsePackPage(slug: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const url = packUrl(slug);

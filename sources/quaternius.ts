@@ -1,7 +1,6 @@
 /**
- * Quaternius (https://quaternius.com): free low-poly 3D model packs by one artist. No API: the home page lists every
- * pack as a card, so the source is indexed from it; the crawl reads every pack page too, the only place of a pack's
- * description and licence.
+ * Quaternius (https://quaternius.com): free low-poly 3D model packs by one artist. No API: the home page lists every pack as a card, so the source is
+ * indexed from it; the crawl reads every pack page too, the only place of a pack's description and licence.
  * - `/` → `div.pack` cards: a `/packs/<slug>.html` link (the Patreon card links elsewhere: not a pack), an `img`,
  *   `div.PackText` (own text: the title), public tags in `div.tags`, maybe `div.new-badge`.
  * - `/packs/<slug>.html` → `og:title` ("Quaternius • <title>"), meta description (with `<b>`), `og:image`, `div.infoitem`
@@ -111,7 +110,6 @@ function linkFile(slug: string, url: string): AssetFile {
   return { url, filename: `${slug}-${where}`, format: "page", group: "archive", requiresAuth: true };
 }
 
-/** Parses a pack page into details; `slug` is the pack's own. */
 export function parsePackPage(slug: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const title = ($("meta[property='og:title']").attr("content") ?? $("title").first().text()).replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
