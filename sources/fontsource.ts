@@ -28,16 +28,13 @@ const FontMeta = z.looseObject({
   subsets: z.array(z.string()).default([]),
   weights: z.array(z.number()).default([]),
   styles: z.array(z.string()).default([]),
-  defSubset: z.string().optional(),
-  variable: z.unknown().optional(),
   lastModified: z.string().optional(),
   category: z.string().optional(),
-  license: z.unknown().optional(),
   type: z.string().optional(),
 });
 type FontMeta = z.infer<typeof FontMeta>;
 const Variant = z.looseObject({ url: z.record(z.string(), z.string()) });
-const FontDetail = FontMeta.extend({ variants: z.record(z.string(), z.record(z.string(), z.record(z.string(), Variant))) });
+const FontDetail = FontMeta.extend({ defSubset: z.string().optional(), variants: z.record(z.string(), z.record(z.string(), z.record(z.string(), Variant))) });
 
 /** `license` is a string in the catalogue (`OFL-1.1`, `mit`) and may be an object (`{ id, url }`) in details. */
 function licenseOf(raw: unknown): License | undefined {
@@ -76,17 +73,10 @@ export function fontsourceFiles(detail: z.infer<typeof FontDetail>): AssetFile[]
   const faces = Object.entries(detail.variants).flatMap(([weight, byStyle]) =>
     Object.entries(byStyle).flatMap(([style, bySubset]) => Object.entries(bySubset).map(([subset, { url }]) => ({ weight, style, subset, urls: url }))),
   );
-  const rank = (f: (typeof faces)[number]) => [
-    f.subset === (detail.defSubset ?? "latin") ? 0 : 1,
-    Math.abs(Number(f.weight) - 400) || 0,
-    f.style === "normal" ? 0 : 1,
-  ];
-  faces.sort(
-    (a, b) =>
-      rank(a)
-        .map((r, i) => r - rank(b)[i]!)
-        .find((d) => d !== 0) ?? 0,
-  );
+  // A weight is at most 1000 from 400: the subset outweighs any weight, and the weight the style.
+  const rank = (f: (typeof faces)[number]) =>
+    (f.subset === (detail.defSubset ?? "latin") ? 0 : 1e4) + 2 * (Math.abs(Number(f.weight) - 400) || 0) + (f.style === "normal" ? 0 : 1);
+  faces.sort((a, b) => rank(a) - rank(b));
   return faces.flatMap((face) =>
     // The known formats first, then any other the API names.
     [...new Set([...FORMATS, ...Object.keys(face.urls)])].flatMap((key) => {
@@ -103,15 +93,13 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const font = await unlessGone(io.get(`${API}/${encodeURIComponent(nativeId)}`, FontDetail));
   if (!font) return null;
   const files = fontsourceFiles(font);
-  const formats = [...new Set(files.map((f) => f.format))];
-  return { ...toAsset(font), formats: formats.length ? formats : [...FORMATS], files };
+  return { ...toAsset(font), formats: files.length ? [...new Set(files.map((f) => f.format))] : [...FORMATS], files };
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
   const fonts = await catalogue(io);
   const faces = (f: FontMeta) => f.weights.length * f.styles.length;
-  const newest = highest(fonts, (f) => Date.parse(f.lastModified ?? "") || 0);
-  const widest = highest(fonts, faces);
+  const [newest, widest] = [highest(fonts, (f) => Date.parse(f.lastModified ?? "") || 0), highest(fonts, faces)];
   return {
     total: fonts.length,
     free: fonts.length,
@@ -131,11 +119,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   };
 }
 
-/** The site's font directory with the query. */
-function searchUrl(query: SourceQuery): string {
-  const q = query.q.trim();
-  return q ? `${SITE}/?query=${encodeURIComponent(q)}` : SITE;
-}
+const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?query=${encodeURIComponent(q.trim())}` : SITE);
 
 export const fontsource = defineSource(
   {

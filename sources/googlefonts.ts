@@ -24,7 +24,6 @@ const WebFont = z.looseObject({
   family: z.string().min(1),
   variants: z.array(z.string()).default([]),
   subsets: z.array(z.string()).default([]),
-  version: z.string().optional(),
   lastModified: z.string().optional(),
   files: z.record(z.string(), z.string()).default({}),
   category: z.string().optional(),
@@ -33,7 +32,6 @@ type WebFont = z.infer<typeof WebFont>;
 /** `Press Start 2P` → `press-start-2p` (the nativeId). */
 export const slugOf = (family: string) =>
   family
-    .trim()
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
@@ -47,12 +45,11 @@ async function list(io: SourceIo): Promise<WebFont[]> {
   const key = io.config.keys[KEY_ENV];
   if (!key) throw new SourceError(ID, "config", `${KEY_ENV} is not set (the Google Fonts API needs a key)`);
   const hide = (s: string) => s.split(encodeURIComponent(key)).join("<key>");
-  return (
-    await io.get(`${API}?key=${encodeURIComponent(key)}`, z.looseObject({ items: z.array(WebFont) })).catch((err: unknown) => {
-      const { kind, message, url, status } = toSourceError(ID, err);
-      throw new SourceError(ID, kind, hide(message.slice(ID.length + 2)), url && hide(url), { status });
-    })
-  ).items;
+  const { items } = await io.get(`${API}?key=${encodeURIComponent(key)}`, z.looseObject({ items: z.array(WebFont) })).catch((err: unknown) => {
+    const { kind, message, url, status } = toSourceError(ID, err);
+    throw new SourceError(ID, kind, hide(message.slice(ID.length + 2)), url && hide(url), { status });
+  });
+  return items;
 }
 
 function toAsset(font: WebFont): Asset {

@@ -76,9 +76,7 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const set = info && (await unlessGone(io.get(url, IconSet)));
   if (!info || !set) return null;
   if (set.prefix !== nativeId) throw shapeError(ID, url, `${url} is not the IconifyJSON of '${nativeId}'`);
-  const names = Object.entries(set.icons)
-    .filter(([, icon]) => !icon.hidden)
-    .map(([name]) => name);
+  const names = Object.entries(set.icons).flatMap(([name, icon]) => (icon.hidden ? [] : [name]));
   const files: AssetFile[] = [
     { url, filename: `${nativeId}.json`, format: "json", group: "iconify-json" },
     ...names.map((name) => ({ url: svgUrl(nativeId, name), filename: `${name}.svg`, format: "svg", group: "svg" })),

@@ -1,7 +1,5 @@
 /**
- * Kenney (https://kenney.nl): CC0 game-art packs (3D kits, 2D sprites, UI, audio, fonts), each a
- * direct zip. No API: the catalogue is the paged HTML listing, which is cheap, so the source is indexed.
- *
+ * Kenney (https://kenney.nl): CC0 game-art packs, each a direct zip. No API: the catalogue is the paged HTML listing, which is cheap, so the source is indexed.
  * - `/assets`, `/assets/page:<n>` → `div.asset` cards (cover in a `background-image` style, `h2` title link, links to
  *   `/assets/category:<name>` and `/assets/series:<name>`); the crawl follows the `ul.pagination` to the next page.
  * - `/assets/<slug>` → the pack page: `h1`, a details table (Tags, Category, License), update dates as `title='dd/mm/yyyy'`,
@@ -50,7 +48,6 @@ export function typeOf(category: string | undefined, title = "", series = ""): A
   return /\bUI\b/.test(`${title} ${series}`) ? "ui" : /\bfonts?\b/i.test(`${title} ${series}`) ? "font" : type;
 }
 
-/** The listing page `n` (1-based): `/assets`, then `/assets/page:n`. */
 export const listingUrl = (n: number) => (n <= 1 ? LISTING : `${LISTING}/page:${n}`);
 const packUrl = (slug: string) => `${LISTING}/${encodeURIComponent(slug)}`;
 /** What every pack is, its page read or not. */
@@ -72,30 +69,22 @@ function decode(text: string | undefined): string | undefined {
 /** Parses every `div.asset` card of a listing page; cards without a pack link are skipped. */
 export function parseCards(html: string): KenneyCard[] {
   const $ = cheerio.load(html);
-  return $("div.asset")
-    .toArray()
-    .flatMap((el) => {
-      const card = $(el);
-      const link = card.find("h2 a").first();
-      const slug = SLUG.exec(httpUrl(link.attr("href"), SITE) ?? "")?.[1];
-      const title = link.text().trim();
-      if (!slug || !title) return [];
-      const cover = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(card.find(".cover").attr("style") ?? "")?.[1];
-      const hrefs = card
-        .find("a[href]")
-        .toArray()
-        .map((a) => $(a).attr("href") ?? "");
-      const linked = (kind: string) => decode(hrefs.map((href) => new RegExp(`[/?&]${kind}[:=]([^/?&#]+)`).exec(href)?.[1]).find(Boolean));
-      return [compact({ slug, title, url: packUrl(slug), thumbnailUrl: httpUrl(cover, SITE), category: linked("category"), series: linked("series") })];
-    });
+  return [...$("div.asset")].flatMap((el) => {
+    const card = $(el);
+    const link = card.find("h2 a").first();
+    const slug = SLUG.exec(httpUrl(link.attr("href"), SITE) ?? "")?.[1];
+    const title = link.text().trim();
+    if (!slug || !title) return [];
+    const cover = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(card.find(".cover").attr("style") ?? "")?.[1];
+    const hrefs = Array.from(card.find("a[href]"), (a) => $(a).attr("href") ?? "");
+    const linked = (kind: string) => decode(hrefs.map((href) => new RegExp(`[/?&]${kind}[:=]([^/?&#]+)`).exec(href)?.[1]).find(Boolean));
+    return [compact({ slug, title, url: packUrl(slug), thumbnailUrl: httpUrl(cover, SITE), category: linked("category"), series: linked("series") })];
+  });
 }
 
-/** Whether the pagination of a listing page links to page `n`. */
 function linksToPage(html: string, n: number): boolean {
   const $ = cheerio.load(html);
-  return $("ul.pagination a[href]")
-    .toArray()
-    .some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
+  return [...$("ul.pagination a[href]")].some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
 }
 
 /** A card as an Asset, with what its pack page adds when it could be read. */
@@ -142,7 +131,6 @@ function isoDay(text = ""): string | undefined {
   return m ? `${m[3]}-${m[2]!.padStart(2, "0")}-${m[1]!.padStart(2, "0")}` : undefined;
 }
 
-/** Parses a pack page into details; `slug` is the pack's own. */
 export function parsePackPage(slug: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const url = packUrl(slug);
@@ -157,9 +145,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const category = row("category").text().trim() || undefined;
   const licenseLink = row("license").find("a").first();
   const license = normalizeLicense(licenseLink.text().trim() || row("license").text().trim(), httpUrl(licenseLink.attr("href"), SITE));
-  const links = $("a[href]")
-    .toArray()
-    .flatMap((a) => httpUrl($(a).attr("href"), SITE) ?? []);
+  const links = [...$("a[href]")].flatMap((a) => httpUrl($(a).attr("href"), SITE) ?? []);
   const zips = new Set(links.filter((u) => new URL(u).hostname === "kenney.nl" && /\.zip$/i.test(new URL(u).pathname)));
   const files = [...zips].map((zip) => {
     const filename = decode(new URL(zip).pathname.split("/").pop()) ?? `kenney_${slug}.zip`;
@@ -170,21 +156,12 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
     title,
     description: $("meta[property='og:description']").attr("content")?.trim(),
     type: typeOf(category, title),
-    tags: uniqueTags([
-      ...row("tags")
-        .find("a")
-        .toArray()
-        .map((a) => $(a).text().trim()),
-      ...SITE_TAGS,
-    ]),
+    tags: uniqueTags([...Array.from(row("tags").find("a"), (a) => $(a).text().trim()), ...SITE_TAGS]),
     categories: category ? [category] : [],
     thumbnailUrl: httpUrl($("meta[property='og:image']").attr("content"), SITE),
     license: license ?? licenseById("CC0-1.0"),
     downloadable: files.length > 0,
-    createdAt: $("td[title]")
-      .toArray()
-      .flatMap((td) => isoDay($(td).attr("title")) ?? [])
-      .sort()[0],
+    createdAt: [...$("td[title]")].flatMap((td) => isoDay($(td).attr("title")) ?? []).sort()[0],
   });
   return { ...details, files };
 }
@@ -214,8 +191,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
 function searchUrl(query: SourceQuery): string {
   const categories = [...new Set(query.types.flatMap((t) => CATEGORIES[t] ?? []))];
   const q = query.q.trim();
-  const params = [q && `search=${encodeURIComponent(q)}`, categories.length === 1 && `category=${encodeURIComponent(categories.join())}`];
-  const qs = params.filter(Boolean).join("&");
+  const qs = [q && `search=${encodeURIComponent(q)}`, categories.length === 1 && `category=${encodeURIComponent(categories.join())}`].filter(Boolean).join("&");
   return `${LISTING}${qs ? `?${qs}` : ""}`;
 }
 

@@ -1,7 +1,6 @@
 /**
- * Quaternius (https://quaternius.com): free low-poly 3D model packs by one artist. No API: the home page lists every
- * pack as a card, so the source is indexed from it; the crawl reads every pack page too, the only place of a pack's
- * description and licence.
+ * Quaternius (https://quaternius.com): free low-poly 3D model packs by one artist. No API: the home page lists every pack as a card, so the source is
+ * indexed from it; the crawl reads every pack page too, the only place of a pack's description and licence.
  * - `/` → `div.pack` cards: a `/packs/<slug>.html` link (the Patreon card links elsewhere: not a pack), an `img`,
  *   `div.PackText` (own text: the title), public tags in `div.tags`, maybe `div.new-badge`.
  * - `/packs/<slug>.html` → `og:title` ("Quaternius • <title>"), meta description (with `<b>`), `og:image`, `div.infoitem`
@@ -16,6 +15,7 @@ import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { readItemPages } from "./kit/item-pages.ts";
+import { htmlText } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "quaternius";
@@ -43,25 +43,20 @@ function packSlug(href: string | undefined): string | undefined {
   return /^(www\.)?quaternius\.com$/.test(url.hostname) && slug && SLUG.test(slug) ? slug : undefined;
 }
 
+/** The text of a selection's own text nodes (its contents that are not elements): a card's title beside its tags, a row's label beside its value. */
+const ownText = (sel: ReturnType<cheerio.CheerioAPI>) => sel.contents().not("*").text().replace(/\s+/g, " ").trim();
+
 /** Every pack card of the home page, in page order. */
 export function parseHome(html: string): QuaterniusCard[] {
   const $ = cheerio.load(html);
   const cards = new Map<string, QuaterniusCard>();
-  for (const el of $("div.pack").toArray()) {
+  for (const el of $("div.pack")) {
     const card = $(el);
     const slug = packSlug(card.find("a[href]").first().attr("href"));
     const text = card.find(".PackText").first();
-    const title = text
-      .contents()
-      .filter((_, node) => node.type === "text")
-      .text()
-      .replace(/\s+/g, " ")
-      .trim();
+    const title = ownText(text);
     if (!slug || !title || cards.has(slug)) continue;
-    const tags = text
-      .find(".tags")
-      .toArray()
-      .flatMap((t) => $(t).text().trim() || []);
+    const tags = [...text.find(".tags")].flatMap((t) => $(t).text().trim() || []);
     const thumbnailUrl = httpUrl(card.find("img").first().attr("src"), HOME);
     cards.set(slug, { slug, title, url: packUrl(slug), thumbnailUrl, tags, isNew: card.find(".new-badge").length > 0 });
   }
@@ -115,44 +110,20 @@ function linkFile(slug: string, url: string): AssetFile {
   return { url, filename: `${slug}-${where}`, format: "page", group: "archive", requiresAuth: true };
 }
 
-/** Parses a pack page into details; `slug` is the pack's own. */
 export function parsePackPage(slug: string, html: string): AssetDetails {
   const $ = cheerio.load(html);
   const title = ($("meta[property='og:title']").attr("content") ?? $("title").first().text()).replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
   if (!title || !$(".infoitem").length) throw shapeError(ID, packUrl(slug), `pack page ${packUrl(slug)} has no title or info (page changed?)`);
-  const description = cheerio
-    .load(`<p>${$("meta[name='description']").attr("content") ?? ""}</p>`)("p")
-    .text();
-  /** The `.infoitem` row whose own label is `label`. */
   const info = (label: string) =>
     $(".infoitem")
-      .filter(
-        (_, el) =>
-          $(el)
-            .contents()
-            .filter((_, n) => n.type === "text")
-            .text()
-            .trim()
-            .toLowerCase() === label,
-      )
+      .filter((_, el) => ownText($(el)).toLowerCase() === label)
       .first();
   const animatedIcon = info("animated").find(".text-right img").attr("src") ?? "";
-  const formats = info("formats")
-    .find(".tags")
-    .toArray()
-    .flatMap((t) => $(t).text().trim().toLowerCase() || []);
+  const formats = [...info("formats").find(".tags")].flatMap((t) => $(t).text().trim().toLowerCase() || []);
   const licenseLink = info("license").find("a").first();
-  const opened = $("[onclick]")
-    .toArray()
-    .flatMap((el) => /window\.open\(\s*['"]([^'"]+)['"]/.exec($(el).attr("onclick") ?? "")?.[1] ?? []);
-  const files = [
-    ...new Set([
-      ...opened,
-      ...$("a[href]")
-        .toArray()
-        .map((el) => $(el).attr("href") ?? ""),
-    ]),
-  ]
+  const opened = [...$("[onclick]")].flatMap((el) => /window\.open\(\s*['"]([^'"]+)['"]/.exec($(el).attr("onclick") ?? "")?.[1] ?? []);
+  const hrefs = new Set([...opened, ...Array.from($("a[href]"), (a) => $(a).attr("href") ?? "")]);
+  const files = [...hrefs]
     .flatMap((href) => httpUrl(href, HOME) ?? [])
     // Only download links: the Patreon and Discord buttons are not.
     .filter((u) => /(^|\.)(drive\.google\.com|itch\.io)$/.test(new URL(u).hostname) && !/patreon|discord/i.test(u))
@@ -160,7 +131,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const details = asset(slug, {
     ...packFields(slug),
     title,
-    description: description.replace(/\s+/g, " ").trim(),
+    description: htmlText($("meta[name='description']").attr("content") ?? ""),
     tags: [...SITE_TAGS],
     thumbnailUrl: httpUrl($("meta[property='og:image']").attr("content"), HOME),
     license: normalizeLicense(licenseLink.text().trim() || undefined, httpUrl(licenseLink.attr("href"), HOME)),
