@@ -87,7 +87,7 @@ const isChallenge = (res: TextResponse) => res.status === 202 || Boolean(res.hea
 async function fetchPage(url: string, accept: string, io: SourceIo): Promise<TextResponse> {
   const blocked = (status: number) => new SourceError(ID, "refused", `blocked by the site's bot challenge (HTTP ${status})`, url, { status });
   // 405 is AWS WAF's CAPTCHA answer; the client drops error bodies, so the status is all there is.
-  const request = io.http.getText(url, { signal: io.signal, cache: false, headers: { accept } });
+  const request = io.text(url, { accept }, { cache: false });
   const res = await request.catch((err: { status?: number }) => Promise.reject(err.status === 405 ? blocked(405) : err));
   if (isChallenge(res)) throw blocked(res.status);
   return res;

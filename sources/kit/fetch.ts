@@ -12,7 +12,8 @@ type Headers = Record<string, string>;
 /** What an adapter fetches with: the context, and GETs that carry its signal and name its source. */
 export interface SourceIo extends SourceContext {
   readonly source: string;
-  text(url: string, headers?: Headers): Promise<TextResponse>;
+  /** `cache: false` for an answer that must not be reused (a bot challenge). */
+  text(url: string, headers?: Headers, options?: { cache?: boolean }): Promise<TextResponse>;
   /** GET and parse JSON; a body that is not JSON is a `shape` error. */
   json<T = unknown>(url: string, headers?: Headers): Promise<T>;
   jsonWithHeaders<T = unknown>(url: string, headers?: Headers): Promise<{ body: T; headers: Headers }>;
@@ -22,7 +23,7 @@ export interface SourceIo extends SourceContext {
 
 /** The context of one call into `source`, as a SourceIo. */
 export function sourceIo(source: string, ctx: SourceContext): SourceIo {
-  const text = (url: string, headers: Headers = {}) => ctx.http.getText(url, { signal: ctx.signal, headers });
+  const text = (url: string, headers: Headers = {}, options: { cache?: boolean } = {}) => ctx.http.getText(url, { signal: ctx.signal, headers, ...options });
   const jsonWithHeaders = async <T>(url: string, headers: Headers = {}) => {
     const res = await text(url, { accept: "application/json", ...headers });
     try {
