@@ -281,3 +281,6 @@ export function attributionLine(title: string, author: string | undefined, licen
   if (!license?.attributionRequired) return undefined;
   return `"${title}"${author ? ` by ${author}` : ""} (${url}), licensed under ${license.spdx ?? license.name}${license.url ? ` (${license.url})` : ""}.`;
 }
+
+/** A licence's family: its id without the version, lower case (CC-BY-SA-4.0 → cc-by-sa, CC0-1.0 → cc0). */
+export const licenseFamily = (id: string): string => id.toLowerCase().replace(/-\d+(\.\d+)*(-only)?$/, "");

@@ -57,6 +57,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
     503: "Error",
   },
   "GET /v1/providers": { 200: "ProvidersResponse", 401: "Error", 429: "Error" },
+  "GET /v1/licenses": { 200: "LicensesResponse", 401: "Error", 429: "Error" },
   "GET /v1/catalog": { 200: "Catalog", 401: "Error", 429: "Error" },
   "GET /catalog.json": { 200: "Catalog" },
   "GET /catalog-history.json": { 200: "CatalogHistory" },

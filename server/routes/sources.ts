@@ -1,6 +1,6 @@
 /** The source sites: their list and the daily census (`/v1/catalog`, and as static files). */
 import { jsonResponse, rateLimitedResponses } from "../../core/openapi.ts";
-import { catalog, listProviders } from "../service/sources.ts";
+import { catalog, listLicenses, listProviders } from "../service/sources.ts";
 import { API, get, OPEN } from "./route.ts";
 
 export const providersRoute = get("/v1/providers", API, (deps) => () => listProviders(deps), {
@@ -32,4 +32,12 @@ export const catalogHistoryRoute = get("/catalog-history.json", OPEN, (deps) => 
   summary: "One census data point per UTC day",
   security: [],
   responses: { 200: jsonResponse("Daily census points", "CatalogHistory") },
+});
+
+export const licensesRoute = get("/v1/licenses", API, (deps) => () => listLicenses(deps), {
+  operationId: "listLicenses",
+  tags: ["Sources"],
+  summary: "The licences the service knows",
+  description: "Each with its SPDX id, family, name, url, whether commercial use is allowed and credit required, and how many indexed assets carry it.",
+  responses: rateLimitedResponses({ 200: jsonResponse("Every known licence", "LicensesResponse") }),
 });

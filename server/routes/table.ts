@@ -10,7 +10,7 @@ import { assetRoute, filesRoute } from "./assets.ts";
 import { downloadRoute } from "./download.ts";
 import { API, get, OPEN, type Route } from "./route.ts";
 import { searchRoute } from "./search.ts";
-import { catalogFileRoute, catalogHistoryRoute, catalogRoute, providersRoute } from "./sources.ts";
+import { catalogFileRoute, catalogHistoryRoute, catalogRoute, licensesRoute, providersRoute } from "./sources.ts";
 import { healthRoute, pageRoute } from "./system.ts";
 
 /** The document of this table, built once per app. */
@@ -51,6 +51,7 @@ export const ROUTES: readonly Route[] = [
   filesRoute,
   downloadRoute,
   providersRoute,
+  licensesRoute,
   catalogRoute,
   catalogFileRoute,
   catalogHistoryRoute,
