@@ -91,9 +91,6 @@ function isUnrecorded(err: unknown): boolean {
   return false;
 }
 
-/** The error of a source, naming it once, cut to a line's length. */
-const errorMessage = (source: Source, err: unknown): string => toSourceError(source.id, err).message.slice(0, 300);
-
 /** One live source under its own timeout, the overall deadline and its circuit breaker. */
 async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal): Promise<Outcome> {
   const { config } = deps.runtime;
@@ -127,13 +124,14 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
   } catch (err) {
     // A query replay mode has no recording of says nothing about the site's health.
     if (!isUnrecorded(err)) breaker.failure();
-    const timeout = signal.aborted || toSourceError(source.id, err).kind === "timeout";
+    const failure = toSourceError(source.id, err);
+    const timeout = signal.aborted || failure.kind === "timeout";
     return {
       report: report(
         source,
         timeout
           ? { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }
-          : { status: "error", count: 0, error: errorMessage(source, err), tookMs: took() },
+          : { status: "error", count: 0, error: failure.message.slice(0, 300), tookMs: took() },
       ),
       listings: [],
     };

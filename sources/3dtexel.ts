@@ -11,8 +11,8 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { htmlText } from "./kit/html.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
-import { htmlText } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "3dtexel";

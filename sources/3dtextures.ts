@@ -14,8 +14,9 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { htmlText } from "./kit/html.ts";
 import { parseList } from "./kit/list.ts";
-import { cc0Site, htmlText, keepAsked, pixelsToK, typeFilter, windowPages } from "./kit/texture-sites.ts";
+import { cc0Site, keepAsked, pixelsToK, typeFilter, windowPages } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "3dtextures";

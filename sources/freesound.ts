@@ -10,8 +10,8 @@ import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { htmlText } from "./kit/html.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
-import { htmlText } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "freesound";

@@ -12,8 +12,8 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { htmlText } from "./kit/html.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { htmlText } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrmaps";

@@ -12,8 +12,9 @@ import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { htmlText } from "./kit/html.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { cc0Site, htmlText, isoDay, keepAsked, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { cc0Site, isoDay, keepAsked, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "texturecan";

@@ -21,14 +21,14 @@ export function catalog(deps: AppDeps): Catalog {
 }
 
 /** Assets per licence key, counted once per index: another index holds another array and is counted anew. */
-const counted = new WeakMap<readonly Asset[], Map<string, number>>();
+const countsByIndex = new WeakMap<readonly Asset[], Map<string, number>>();
 
 function licenseCounts(assets: readonly Asset[]): Map<string, number> {
-  let counts = counted.get(assets);
+  let counts = countsByIndex.get(assets);
   if (!counts) {
     counts = new Map();
     for (const a of assets) if (a.license) counts.set(licenseKey(a.license), (counts.get(licenseKey(a.license)) ?? 0) + 1);
-    counted.set(assets, counts);
+    countsByIndex.set(assets, counts);
   }
   return counts;
 }

@@ -1,5 +1,4 @@
 /** Helpers of the CC0 texture-site sources (ambientCG, cgbookcase, ShareTextures, 3DTextures, TextureCan). */
-import * as cheerio from "cheerio";
 import { licenseById } from "../../core/license.ts";
 import type { Asset } from "../../core/schemas/index.ts";
 import type { SourceMeta, SourceQuery } from "../../core/source.ts";
@@ -10,9 +9,6 @@ import { leadingPages, pageWindow } from "./page-window.ts";
 export function cc0Site(id: string, name: string, homepage: string): Pick<SourceMeta, "id" | "name" | "homepage" | "pricing" | "license" | "unit"> {
   return { id, name, homepage, pricing: "free", license: licenseById("CC0-1.0"), unit: "assets" };
 }
-
-/** The text of an HTML fragment, entities decoded and whitespace collapsed. */
-export const htmlText = (html: string) => cheerio.load(`<div>${html}</div>`)("div").first().text().replace(/\s+/g, " ").trim();
 
 /** `1K`, `2k Maps`, `12K` → `1k`, `2k`, `12k`; undefined when the text names no resolution. */
 export function kResolution(text: string): string | undefined {
