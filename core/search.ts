@@ -1,6 +1,7 @@
 import pLimit from "p-limit";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
+import type { SearchFilters } from "./filters.ts";
 import { UpstreamError } from "./http/types.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { type RankCandidate, rank } from "./ranking.ts";
@@ -148,6 +149,13 @@ async function searchLiveSources(live: LiveSource[], query: SourceQuery, deps: S
   return Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline.signal)))).finally(deadline.dispose);
 }
 
+/** The filters of the parameters, only the set ones. */
+function filtersOf(params: SearchParams): SearchFilters {
+  const { license, commercial, attribution, author, category, format, resolution, maxPolys, animated, rigged } = params;
+  const all: SearchFilters = { license, commercial, attribution, author, category, format, resolution, maxPolys, animated, rigged };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
+}
+
 /**
  * Aggregated search: pick sources, query the index and fan out to live sources in
  * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
@@ -161,6 +169,8 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
     downloadable: params.downloadable ?? false,
     limit: params.limit,
     offset: params.offset,
+    filters: filtersOf(params),
+    sort: params.sort,
   };
   const allowed = params.providers.length ? new Set(params.providers) : undefined;
   const considered = deps.sources.filter((s) => !allowed || allowed.has(s.id));

@@ -1,4 +1,5 @@
 import type { Config } from "./config.ts";
+import type { SearchFilters, Sort, SourceFiltering } from "./filters.ts";
 import type { HttpClient } from "./http/types.ts";
 import type { Access, Asset, AssetDetails, AssetType, License, Pricing, Provider, SourceCensus } from "./schemas/index.ts";
 
@@ -13,6 +14,10 @@ export interface SourceQuery {
   limit: number;
   /** Per-source offset. */
   offset: number;
+  /** Validated filters (core/filters.ts); a source passes upstream those its `filtering.upstream` names. */
+  filters: SearchFilters;
+  /** The order asked; a source that can ask its site for it does (`filtering.upstream` names "newest"/"popular"). */
+  sort: Sort;
 }
 
 export interface SourceSearchResult {
@@ -45,6 +50,8 @@ export interface SourceMeta {
   key?: { env: string; required: boolean };
   /** Search results of this source are `unit` items: single assets or packs. */
   unit?: "assets" | "packs";
+  /** Live and link sources: which filters and sorts the site applies and which its listings let the search apply. */
+  filtering?: SourceFiltering;
 }
 
 /** What every source can do; `C` is what its functions receive (the kit gives adapters more). */

@@ -45,6 +45,7 @@ export const Asset = z
     rigged: z.boolean().optional(),
     downloadable: z.boolean().describe("true when this server can fetch the files directly"),
     createdAt: z.string().optional(),
+    downloads: z.int().min(0).optional().describe("additive: how many times the source says the asset was downloaded; what sort=popular orders by"),
     score: z.number().min(0).max(1).optional(),
     alsoOn: z.array(AlsoOn).optional().describe("additive: the same asset listed by other sources"),
   })

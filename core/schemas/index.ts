@@ -5,4 +5,5 @@ export * from "./license.ts";
 export * from "./provider.ts";
 export * from "./query.ts";
 export * from "./search.ts";
+export * from "./search-params.ts";
 export * from "./stats.ts";

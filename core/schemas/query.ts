@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { ASSET_TYPES, type AssetType } from "./asset.ts";
 
 /** A query-string boolean: true/false/1/0/yes/no; anything else is refused with the value named. */
-const booleanParam = (name: string) =>
+export const booleanParam = (name: string) =>
   z
     .string()
     .optional()
@@ -16,59 +15,35 @@ const booleanParam = (name: string) =>
     })
     .meta({ type: "boolean" } as Record<string, unknown>);
 
-const intParam = (name: string, min: number, max: number | undefined, fallback: number) =>
-  z
+/** A query-string whole number in bounds; `fallback` when absent (none: undefined). Documented as an integer. */
+export function intParam(name: string, min: number, max: number | undefined, fallback: number): z.ZodType<number, string | undefined>;
+export function intParam(name: string, min: number, max: number | undefined): z.ZodType<number | undefined, string | undefined>;
+export function intParam(name: string, min: number, max: number | undefined, fallback?: number): z.ZodType<number | undefined, string | undefined> {
+  const range = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
+  return z
     .string()
     .optional()
     .transform((raw, ctx) => {
       if (raw === undefined || raw === "") return fallback;
       const n = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-      const range = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
       if (!Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
         ctx.addIssue({ code: "custom", message: `${name} must be a whole number ${range}, got '${raw}'` });
         return z.NEVER;
       }
       return n;
-    });
+    })
+    .meta({ type: "integer", minimum: min, ...(max !== undefined ? { maximum: max } : {}), ...(fallback !== undefined ? { default: fallback } : {}) } as Record<
+      string,
+      unknown
+    >);
+}
 
-const commaList = (raw: string | undefined): string[] =>
+/** A comma list's items, trimmed and lower case, empty ones dropped. */
+export const commaList = (raw: string | undefined): string[] =>
   (raw ?? "")
     .split(",")
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-
-const typesParam = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    const types = commaList(raw);
-    const unknown = types.filter((t) => !(ASSET_TYPES as readonly string[]).includes(t));
-    if (unknown.length) {
-      ctx.addIssue({
-        code: "custom",
-        message: `unknown type '${unknown.join(",")}'; known types: ${ASSET_TYPES.join(", ")}`,
-      });
-      return z.NEVER;
-    }
-    return [...new Set(types)] as AssetType[];
-  });
-
-/** `GET /v1/search` query parameters. Source ids are checked against the registry by the route. */
-export const SearchParams = z.object({
-  q: z
-    .string()
-    .max(300, { message: "q must be at most 300 characters" })
-    .optional()
-    .transform((q) => (q ?? "").trim())
-    .describe("short, concrete free-text query"),
-  type: typesParam.describe("comma-separated AssetType values"),
-  providers: z.string().optional().transform(commaList).describe("comma-separated source ids (from /v1/providers)"),
-  free: booleanParam("free").describe("only free assets"),
-  downloadable: booleanParam("downloadable").describe("only assets this server can download directly"),
-  limit: intParam("limit", 1, 100, 24).describe("1 to 100, default 24"),
-  offset: intParam("offset", 0, undefined, 0).describe("minimum 0; per-source offset for paging"),
-});
-export type SearchParams = z.output<typeof SearchParams>;
 
 /** `/v1/assets/{id}/files` and `/download` query parameters. */
 export const FileParams = z.object({

@@ -3,13 +3,14 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { threeDAssets } from "../../sources/3dassets.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real 3dassets.dev API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("3dassets (live)", () => {
   const runtime = createRuntime(loadConfig({ ...process.env, ASSET_SERVER_REPLAY: "" }));
   const ctx = runtime.context();
   afterAll(() => runtime.http.close());
-  const q = { q: "tree", types: [], free: false, downloadable: false, limit: 5, offset: 0 };
+  const q = sourceQuery("tree", { limit: 5 });
 
   it("searches into valid assets", async () => {
     const result = await threeDAssets.search(q, ctx);

@@ -3,13 +3,14 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { ambientcg } from "../../sources/ambientcg.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real ambientCG API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("ambientcg (live)", () => {
   const runtime = createRuntime(loadConfig({ ...process.env, ASSET_SERVER_REPLAY: "" }));
   const ctx = runtime.context();
   afterAll(() => runtime.http.close());
-  const query = { q: "wood", types: [], free: false, downloadable: false, limit: 5, offset: 0 };
+  const query = sourceQuery("wood", { limit: 5 });
 
   it("searches and maps valid assets", async () => {
     const result = await ambientcg.search(query, ctx);

@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { blenderkit } from "../../sources/blenderkit.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real BlenderKit API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("blenderkit (live)", () => {
@@ -11,7 +12,7 @@ describe.runIf(process.env.LIVE === "1")("blenderkit (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches free models and resolves a free asset's files to signed URLs", async () => {
-    const res = await blenderkit.search({ q: "chair", types: ["model"], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await blenderkit.search(sourceQuery("chair", { types: ["model"], free: true, limit: 5 }), ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     for (const asset of res.assets) {
       Asset.parse(asset);

@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails } from "../../core/schemas/index.ts";
 import { cgtrader } from "../../sources/cgtrader.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real CGTrader site through the real client. Runs only with LIVE=1. From a datacenter
 // address the site may answer its bot challenge: the source then throws a clear error, which this
@@ -15,7 +16,7 @@ describe.runIf(process.env.LIVE === "1")("cgtrader (live)", () => {
   it("searches free models (or reports the bot challenge)", async () => {
     let res: Awaited<ReturnType<typeof cgtrader.search>>;
     try {
-      res = await cgtrader.search({ q: "chair", types: [], free: true, downloadable: false, limit: 5, offset: 0 }, ctx);
+      res = await cgtrader.search(sourceQuery("chair", { free: true, limit: 5 }), ctx);
     } catch (err) {
       expect(String((err as Error).message)).toMatch(/^cgtrader: blocked by the site's bot challenge/);
       return;

@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { hdrihub } from "../../sources/hdrihub.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real www.hdri-hub.com through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("hdrihub (live)", () => {
@@ -11,13 +12,13 @@ describe.runIf(process.env.LIVE === "1")("hdrihub (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches into valid assets", async () => {
-    const result = await hdrihub.search({ q: "garage", types: [], free: false, downloadable: false, limit: 10, offset: 0 }, ctx);
+    const result = await hdrihub.search(sourceQuery("garage", { limit: 10 }), ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });
 
   it("gets a product with purchase links per resolution", async () => {
-    const result = await hdrihub.search({ q: "sky", types: ["hdri"], free: false, downloadable: false, limit: 1, offset: 0 }, ctx);
+    const result = await hdrihub.search(sourceQuery("sky", { types: ["hdri"], limit: 1 }), ctx);
     const details = AssetDetails.parse(await hdrihub.getAsset(result.assets[0]!.nativeId, ctx));
     expect(details.files.every((f) => f.requiresAuth)).toBe(true);
   });

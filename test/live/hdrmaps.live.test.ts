@@ -3,13 +3,14 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { hdrmaps } from "../../sources/hdrmaps.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real hdrmaps.com Store API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("hdrmaps (live)", () => {
   const runtime = createRuntime(loadConfig({ ...process.env, ASSET_SERVER_REPLAY: "" }));
   const ctx = runtime.context();
   afterAll(() => runtime.http.close());
-  const q = { q: "sunset", types: [], free: false, downloadable: false, limit: 6, offset: 0 };
+  const q = sourceQuery("sunset", { limit: 6 });
 
   it("searches into valid assets", async () => {
     const result = await hdrmaps.search(q, ctx);

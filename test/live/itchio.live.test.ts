@@ -3,13 +3,14 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { itchio } from "../../sources/itchio.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real itch.io pages through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("itchio (live)", () => {
   const runtime = createRuntime(loadConfig({ ...process.env, ASSET_SERVER_REPLAY: "" }));
   const ctx = runtime.context();
   afterAll(() => runtime.http.close());
-  const query = { q: "low poly tree", types: [], free: false, downloadable: false, limit: 10, offset: 0 };
+  const query = sourceQuery("low poly tree", { limit: 10 });
 
   it("searches game assets into valid assets", async () => {
     const result = await itchio.search(query, ctx);

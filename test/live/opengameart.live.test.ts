@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { opengameart } from "../../sources/opengameart.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real OpenGameArt.org pages through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("opengameart (live)", () => {
@@ -11,7 +12,7 @@ describe.runIf(process.env.LIVE === "1")("opengameart (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches 3D art into valid assets with a total", async () => {
-    const result = await opengameart.search({ q: "tree", types: ["model"], free: false, downloadable: false, limit: 10, offset: 0 }, ctx);
+    const result = await opengameart.search(sourceQuery("tree", { types: ["model"], limit: 10 }), ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     expect(result.total).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);

@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails } from "../../core/schemas/index.ts";
 import { openverse } from "../../sources/openverse.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real Openverse API (anonymous). Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("openverse (live)", () => {
@@ -11,7 +12,7 @@ describe.runIf(process.env.LIVE === "1")("openverse (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches audio and gets the first result's file", async () => {
-    const res = await openverse.search({ q: "rain", types: ["audio"], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await openverse.search(sourceQuery("rain", { types: ["audio"], limit: 5 }), ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     expect(res.assets.length).toBeLessThanOrEqual(5);
     for (const asset of res.assets) Asset.parse(asset);

@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { sharetextures } from "../../sources/sharetextures.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real ShareTextures API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("sharetextures (live)", () => {
@@ -11,7 +12,7 @@ describe.runIf(process.env.LIVE === "1")("sharetextures (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches by tag and maps valid assets", async () => {
-    const result = await sharetextures.search({ q: "brick wall", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const result = await sharetextures.search(sourceQuery("brick wall", { limit: 5 }), ctx);
     expect(result.assets.length).toBeGreaterThan(0);
     for (const asset of result.assets) Asset.parse(asset);
   });

@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { sketchfab } from "../../sources/sketchfab.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real Sketchfab Data API through the real client. Runs only with LIVE=1.
 describe.runIf(process.env.LIVE === "1")("sketchfab (live)", () => {
@@ -11,7 +12,7 @@ describe.runIf(process.env.LIVE === "1")("sketchfab (live)", () => {
   afterAll(() => runtime.http.close());
 
   it("searches downloadable CC0 models", async () => {
-    const res = await sketchfab.search({ q: "tree", types: ["model"], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await sketchfab.search(sourceQuery("tree", { types: ["model"], limit: 5 }), ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     expect(res.assets.length).toBeLessThanOrEqual(5);
     for (const asset of res.assets) {

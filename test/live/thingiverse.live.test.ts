@@ -3,6 +3,7 @@ import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/runtime.ts";
 import { Asset, AssetDetails } from "../../core/schemas/index.ts";
 import { thingiverse } from "../../sources/thingiverse.ts";
+import { sourceQuery } from "../helpers/query.ts";
 
 // Hits the real Thingiverse API. Runs only with LIVE=1 and THINGIVERSE_TOKEN set.
 describe.runIf(process.env.LIVE === "1" && Boolean(process.env.THINGIVERSE_TOKEN))("thingiverse (live)", () => {
@@ -11,7 +12,7 @@ describe.runIf(process.env.LIVE === "1" && Boolean(process.env.THINGIVERSE_TOKEN
   afterAll(() => runtime.http.close());
 
   it("searches things and lists their files (all needing the token)", async () => {
-    const res = await thingiverse.search({ q: "gear", types: [], free: false, downloadable: false, limit: 5, offset: 0 }, ctx);
+    const res = await thingiverse.search(sourceQuery("gear", { limit: 5 }), ctx);
     expect(res.assets.length).toBeGreaterThan(0);
     for (const asset of res.assets) Asset.parse(asset);
     const details = AssetDetails.parse(await thingiverse.getAsset(res.assets[0]!.nativeId, ctx));
