@@ -3,8 +3,8 @@
  *
  *   asset-search serve [--port N] [--host H]   the HTTP server (same as `npm start`)
  *   asset-search mcp                           the MCP tools over stdio (logs go to stderr only)
- *   asset-search search <query> [--type T]… [--providers P]… [--free] [--downloadable]
- *                       [--limit N] [--offset N] [--json]
+ *   asset-search search <query> [--type T]… [--license L]… [--sort S] [--facets] … [--json]
+ *                       (one flag per /v1/search parameter, from core/schemas/search-params.ts)
  *
  * Configured by the same environment variables as the server (core/config.ts): the published
  * `data/` (DATA_DIR; default the package's own `data/`), ASSET_SERVER_REPLAY for offline replay,
@@ -14,24 +14,42 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type Config, loadConfig } from "../core/config.ts";
-import type { SearchResponse } from "../core/schemas/index.ts";
+import { SEARCH_CLI_KINDS, SEARCH_PARAMETERS, type SearchArguments, type SearchParamName, type SearchResponse } from "../core/schemas/index.ts";
 import { ApiError } from "../server/errors.ts";
 import { createMcpServer } from "../server/mcp/tools.ts";
 import { parseSearch, runSearch } from "../server/service/search.ts";
 import { createDeps, describeDeps, startServer } from "../server/start.ts";
+
+/** Short forms of the most used search flags. */
+const SHORT: Partial<Record<SearchParamName, string>> = { type: "t", providers: "p", limit: "n" };
+
+/** `maxPolys` → `max-polys`. */
+const flagName = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The search flags: one per /v1/search parameter but `q` (the positional words), with its description. */
+const SEARCH_FLAGS = (Object.keys(SEARCH_CLI_KINDS) as SearchParamName[])
+  .filter((name) => name !== "q")
+  .map((name) => ({
+    name,
+    flag: flagName(name),
+    kind: SEARCH_CLI_KINDS[name],
+    short: SHORT[name],
+    description: SEARCH_PARAMETERS[name].query.description ?? "",
+  }));
+
+function flagUsage({ flag, kind, short, description }: (typeof SEARCH_FLAGS)[number]): string {
+  const form = `${short ? `-${short}, ` : "    "}--${flag}${kind === "switch" ? "" : " <value>"}`;
+  const how = kind === "switch" ? ` (--no-${flag}: false)` : kind === "values" ? " (repeat or comma-separate)" : "";
+  return `  ${form.padEnd(27)}${description}${how}`;
+}
 
 const USAGE = `Usage:
   asset-search serve [--port N] [--host H]     run the HTTP server (API, /mcp, web page)
   asset-search mcp                             serve the MCP tools over stdio
   asset-search search <query> [options]        search every source and print a table
 
-Search options:
-  -t, --type <type>          asset type (model, texture, material, hdri, sprite, ui, audio, font, pack, other); repeat or comma-separate
-  -p, --providers <ids>      only these sources (ids as in /v1/providers); repeat or comma-separate
-      --free                 only free assets
-      --downloadable         only assets this server can download directly
-  -n, --limit <N>            results, 1 to 100 (default 24)
-      --offset <N>           per-source offset for paging
+Search options (the parameters of GET /v1/search):
+${SEARCH_FLAGS.map(flagUsage).join("\n")}
       --json                 print the search response as JSON
 
 Environment: the server's variables (DATA_DIR, ASSET_SERVER_REPLAY, ASSET_SERVER_PUBLIC_URL, source keys …).`;
@@ -107,6 +125,11 @@ function formatSearch(res: SearchResponse): string {
   } else {
     out.push(`No results for '${res.query}'.`);
   }
+  if (res.facets) {
+    const { total, ...facets } = res.facets;
+    out.push("", `Facets (${total} results in all):`);
+    for (const [name, counts] of Object.entries(facets)) out.push(`  ${name.padEnd(7)}  ${counts.map((c) => `${c.value} (${c.count})`).join(" · ")}`);
+  }
   out.push("", "Sources:");
   const width = Math.max(...res.providers.map((p) => p.provider.length), 0);
   for (const p of res.providers) {
@@ -125,42 +148,30 @@ const list = (values: string[] | undefined) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
-function wholeNumber(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`--${name} must be a whole number, got '${raw}'`);
-  return Number(raw);
-}
-
 async function search(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
+    allowNegative: true,
     strict: true,
     options: {
-      type: { type: "string", short: "t", multiple: true },
-      providers: { type: "string", short: "p", multiple: true },
-      free: { type: "boolean" },
-      downloadable: { type: "boolean" },
-      limit: { type: "string", short: "n" },
-      offset: { type: "string" },
+      ...Object.fromEntries(
+        SEARCH_FLAGS.map(({ flag, kind, short }) => [
+          flag,
+          { type: kind === "switch" ? "boolean" : "string", ...(kind === "values" ? { multiple: true } : {}), ...(short ? { short } : {}) },
+        ]),
+      ),
       json: { type: "boolean" },
-    },
+    } as Record<string, { type: "boolean" | "string"; multiple?: boolean; short?: string }>,
   });
-  const query = positionals.join(" ");
   const deps = createDeps(config());
-  const limit = wholeNumber("limit", values.limit);
-  const offset = wholeNumber("offset", values.offset);
   // The same validation and search as the MCP tool and GET /v1/search.
-  const params = parseSearch({
-    query,
-    types: list(values.type),
-    providers: list(values.providers),
-    free: values.free,
-    downloadable: values.downloadable,
-    limit,
-    offset,
-  });
-  const res = await runSearch(params, deps, `known sources: ${deps.sources.map((s) => s.id).join(", ")}`);
+  const given: SearchArguments = { q: positionals.join(" ") };
+  for (const { name, flag, kind } of SEARCH_FLAGS) {
+    const value = values[flag];
+    given[name] = kind === "values" ? list(value as string[] | undefined) : (value as string | boolean | undefined);
+  }
+  const res = await runSearch(parseSearch(given), deps, `known sources: ${deps.sources.map((s) => s.id).join(", ")}`);
   const text = values.json ? JSON.stringify(res, null, 2) : formatSearch(res);
   await new Promise<void>((resolve) => process.stdout.write(`${text}\n`, () => resolve()));
   // Keep-alive sockets of the HTTP client would hold the process open.

@@ -4,7 +4,7 @@
  * orders of `sort`. The index, the live sources' answers and the facets all go through here.
  */
 import { LICENSES, licenseFamily } from "./license.ts";
-import type { Asset } from "./schemas/index.ts";
+import type { Asset, License } from "./schemas/index.ts";
 import { fold } from "./text/words.ts";
 
 /** Validated filters of one search; an absent one does not narrow. */
@@ -116,6 +116,25 @@ export function passesFilters(asset: Asset, filters: SearchFilters, names: reado
     if (!CARRIES[name](asset) || !(KEEPS[name] as (a: Asset, w: unknown) => boolean)(asset, wanted)) return false;
   }
   return true;
+}
+
+const LICENSE_FILTERS = ["license", "commercial", "attribution"] as const;
+
+/** Why no asset of a source published under one licence can pass the licence filters, or undefined when some can. */
+export function licenseRefusal(license: License, filters: SearchFilters): string | undefined {
+  const every = { license } as Asset;
+  const key = LICENSE_FILTERS.find((k) => filters[k] !== undefined && carries(every, k) && !passesFilters(every, filters, [k]));
+  return key && `every asset is ${license.spdx ?? license.name}, which ${key}=${String(filters[key])} leaves out`;
+}
+
+/**
+ * Index hits in the order of a non-relevance sort. Sorted by date or name, a weak partial match
+ * would stand anywhere, so only the hits holding every word are kept when there are some.
+ */
+export function sortHits<T extends { asset: Asset; match: { coverage: number } }>(hits: T[], sort: Sort): T[] {
+  if (sort === "relevance") return hits;
+  const whole = hits.filter((h) => h.match.coverage === 1);
+  return (whole.length ? whole : [...hits]).sort((a, b) => compareBySort(sort, a.asset, b.asset));
 }
 
 /** What the service says when a source cannot apply `key` at all. */

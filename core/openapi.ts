@@ -79,35 +79,16 @@ function componentSchemas(): Record<string, Json> {
 }
 
 /**
- * Query parameters from a string→value transform schema (SearchParams, FileParams): the input
- * schema (a string, with its description and length limit), typed as the contract says where the
- * value is not a string. test/openapi.test.ts checks these against what the schemas accept.
+ * The query parameters of a string→value transform schema (SearchParams, FileParams): the input
+ * schema (a string, its description and length limit), with the type, bounds and default the
+ * parameter's `.meta()` gives where the value is not a string (core/schemas/query.ts).
  */
-export const PARAM_TYPES: Record<string, Json> = {
-  free: { type: "boolean" },
-  downloadable: { type: "boolean" },
-  all: { type: "boolean" },
-  limit: { type: "integer", minimum: 1, maximum: 100, default: 24 },
-  offset: { type: "integer", minimum: 0, default: 0 },
-  resolution: { default: "2k" },
-};
-
-/** Descriptions of the parameters whose schema has none. */
-const PARAM_DESCRIPTIONS: Record<string, string> = {
-  q: "Short, concrete free-text query (at most 300 characters).",
-};
-
-/** The query parameters of a string→value transform schema (SearchParams, FileParams). */
 export function queryParameters(params: z.ZodObject): Json[] {
   return Object.entries(params.shape).map(([name, field]) => {
     const { $schema: _s, description, ...schema } = z.toJSONSchema(field as z.ZodType, { target: "draft-2020-12", io: "input" });
-    return {
-      name,
-      in: "query",
-      required: false,
-      description: description ?? PARAM_DESCRIPTIONS[name],
-      schema: { ...schema, ...PARAM_TYPES[name] },
-    };
+    // The input form of a schema has no default (the value is optional); the meta's default is what the service uses.
+    const fallback = (field as z.ZodType).meta()?.default;
+    return { name, in: "query", required: false, description, schema: { ...schema, ...(fallback !== undefined ? { default: fallback } : {}) } };
   });
 }
 

@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import SearchableMap from "minisearch/SearchableMap";
 import { type CorpusStats, fieldSaturation } from "./bm25.ts";
+import { carries, type FilterKey } from "./filters.ts";
 import { BROWSE_MATCH, type DocMatch, keeps, MatchBuilder, wordWeights } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
 import { compareTies, orderHits } from "./ranking.ts";
@@ -16,6 +17,8 @@ export interface IndexFilter {
   packProviders?: ReadonlySet<string>;
   free?: boolean;
   downloadable?: boolean;
+  /** Any further condition (the search's filters, core/filters.ts). */
+  keep?: (asset: Asset) => boolean;
 }
 
 export interface IndexHit {
@@ -36,7 +39,8 @@ const passes = (a: Asset, filter: IndexFilter): boolean =>
   (!filter.providers || filter.providers.has(a.provider)) &&
   (!filter.types || filter.types.has(a.type) || (filter.types.has("pack") && filter.packProviders?.has(a.provider) === true)) &&
   (!filter.free || a.price?.free === true) &&
-  (!filter.downloadable || a.downloadable);
+  (!filter.downloadable || a.downloadable) &&
+  (!filter.keep || filter.keep(a));
 
 /**
  * The prebuilt index of the indexed sources: the asset records, and built from them when loaded,
@@ -51,6 +55,8 @@ export class AssetIndex implements CorpusStats {
   readonly averageLengths: number[];
   /** Document numbers in tie-break order, so that hits come out in it. */
   private readonly tieOrder: number[];
+  /** Per filter key, the sources some record of which carries its field: the others cannot apply it. */
+  private readonly carrying = new Map<FilterKey, ReadonlySet<string>>();
 
   private constructor(
     readonly assets: Asset[],
@@ -98,6 +104,16 @@ export class AssetIndex implements CorpusStats {
 
   get documentCount(): number {
     return this.assets.length;
+  }
+
+  /** The sources of which some record carries the field `key` reads (core/filters.ts). */
+  sourcesCarrying(key: FilterKey): ReadonlySet<string> {
+    let found = this.carrying.get(key);
+    if (!found) {
+      found = new Set(this.assets.filter((a) => carries(a, key)).map((a) => a.provider));
+      this.carrying.set(key, found);
+    }
+    return found;
   }
 
   documentFrequency(term: string): number {

@@ -1,7 +1,8 @@
 import pLimit from "p-limit";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
-import type { SearchFilters } from "./filters.ts";
+import { countFacets } from "./facets.ts";
+import { asked, cannotApply, compareBySort, licenseRefusal, passesFilters, type SearchFilters, type Sort, sortHits } from "./filters.ts";
 import { UpstreamError } from "./http/types.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { type RankCandidate, rank } from "./ranking.ts";
@@ -28,14 +29,21 @@ const isPackQueryOf = (source: Source, query: SourceQuery) => query.types.includ
 type Outcome = { report: ProviderReport; listings: Asset[] };
 
 /** Why a source is not asked for this query, or undefined when it is. */
-function skipReason(source: Source, query: SourceQuery, keys: Record<string, string | undefined>): string | undefined {
+function skipReason(source: Source, query: SourceQuery, keys: Record<string, string | undefined>, index: AssetIndex): string | undefined {
   if (query.types.length && !source.assetTypes.some((t) => query.types.includes(t)) && !isPackQueryOf(source, query))
     return `has no ${query.types.join("/")} assets`;
   if (query.free && source.pricing === "paid") return "paid only";
   if (query.downloadable && !source.supportsDownload) return "no direct downloads";
   // An indexed source needs its key to be crawled, not to be searched: the index already holds it.
   if (source.mode === "live" && source.key?.required && !keys[source.key.env]) return `needs ${source.key.env}`;
-  return undefined;
+  const refused = source.license && licenseRefusal(source.license, query.filters);
+  if (refused) return refused;
+  const missing = asked(query.filters, query.sort).find((key) =>
+    source.mode === "indexed"
+      ? !index.sourcesCarrying(key).has(source.id)
+      : !source.filtering?.upstream.includes(key) && !source.filtering?.listed.includes(key),
+  );
+  return missing && cannotApply(missing);
 }
 
 const report = (source: Source, fields: Omit<ProviderReport, "provider" | "name">): ProviderReport => ({
@@ -46,6 +54,8 @@ const report = (source: Source, fields: Omit<ProviderReport, "provider" | "name"
 
 interface IndexedOutcome {
   outcomes: Outcome[];
+  /** Every hit, in the order asked (for the facets). */
+  hits: IndexHit[];
   /** The sources' pages, ranked by the one index ranking: their source rank is their place in it. */
   candidates: RankCandidate[];
   /** The plan as the index searched it (typos on or off), for the live results too. */
@@ -55,7 +65,7 @@ interface IndexedOutcome {
 /** Indexed sources: one index query and its one ranking, then each source's own slice at the per-source offset. */
 function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex): IndexedOutcome {
   const wanted = query.offset + query.limit;
-  if (!sources.length) return { outcomes: [], candidates: [], plan: gateTypos(plan, 0, wanted) };
+  if (!sources.length) return { outcomes: [], hits: [], candidates: [], plan: gateTypos(plan, 0, wanted) };
   const started = performance.now();
   const filter = {
     providers: new Set(sources.map((s) => s.id)),
@@ -63,10 +73,12 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
     packProviders: wish.packProviders,
     free: query.free,
     downloadable: query.downloadable,
+    keep: (a: Asset) => passesFilters(a, query.filters),
   };
   let hits = index.search(plan, filter, wish);
   const searched = gateTypos(plan, hits.filter((h) => h.match.coverage === 1).length, wanted);
   if (searched.typos) hits = index.search(searched, filter, wish);
+  hits = sortHits(hits, query.sort);
   const tookMs = Math.round(performance.now() - started);
   const bySource = new Map<string, IndexHit[]>();
   for (const h of hits) {
@@ -83,7 +95,7 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
   });
   const onPages = hits.filter((h) => pages.has(h.asset));
   const candidates = onPages.map((h, i) => ({ asset: h.asset, match: h.match, sourceRank: i, sourceCount: onPages.length }));
-  return { outcomes, candidates, plan: searched };
+  return { outcomes, hits, candidates, plan: searched };
 }
 
 /** Whether the error, or one it wraps, is a replay miss. */
@@ -112,16 +124,10 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
       return { report: report(source, { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }), listings: [] };
     }
     breaker.success();
-    const listings = result.assets.slice(0, query.limit);
-    return {
-      report: report(source, {
-        status: "ok",
-        count: listings.length,
-        ...(result.total !== undefined ? { total: result.total } : {}),
-        tookMs: took(),
-      }),
-      listings,
-    };
+    const { listings, narrowed } = asListed(source, result.assets, query);
+    // The site's own total counts what it matched before the search narrowed its answer.
+    const total = narrowed ? undefined : result.total;
+    return { report: report(source, { status: "ok", count: listings.length, ...(total !== undefined ? { total } : {}), tookMs: took() }), listings };
   } catch (err) {
     // A query replay mode has no recording of says nothing about the site's health.
     if (!isUnrecorded(err)) breaker.failure();
@@ -140,6 +146,20 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
     box.dispose();
   }
 }
+
+/**
+ * A live source's answer under the filters its listings carry (the site may have applied them
+ * already; checking again costs little), in the order asked where the listings say, to the limit.
+ */
+function asListed(source: LiveSource, assets: Asset[], query: SourceQuery): { listings: Asset[]; narrowed: boolean } {
+  const listed = source.filtering?.listed ?? [];
+  const kept = assets.filter((a) => passesFilters(a, query.filters, listed.filter((k) => k in query.filters) as (keyof SearchFilters)[]));
+  const ordered = query.sort === "name" || listed.includes(query.sort as "newest") ? sortAssets(kept, query.sort) : kept;
+  return { listings: ordered.slice(0, query.limit), narrowed: kept.length < assets.length };
+}
+
+/** Stable: what the sort cannot tell apart keeps its order. */
+const sortAssets = (assets: Asset[], sort: Sort): Asset[] => (sort === "relevance" ? assets : [...assets].sort((a, b) => compareBySort(sort, a, b)));
 
 /** The live sources in parallel, under the overall deadline (none to keep when no live source is asked). */
 async function searchLiveSources(live: LiveSource[], query: SourceQuery, deps: SearchDeps): Promise<Outcome[]> {
@@ -173,13 +193,13 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
     sort: params.sort,
   };
   const allowed = params.providers.length ? new Set(params.providers) : undefined;
-  const considered = deps.sources.filter((s) => !allowed || allowed.has(s.id));
+  const considered = deps.sources.filter((s) => (!allowed || allowed.has(s.id)) && !params.exclude.includes(s.id));
 
   const outcomes: Outcome[] = [];
   const indexed: IndexedSource[] = [];
   const live: LiveSource[] = [];
   for (const source of considered) {
-    const reason = source.mode === "link" ? undefined : skipReason(source, query, config.keys);
+    const reason = source.mode === "link" ? undefined : skipReason(source, query, config.keys, deps.index);
     if (source.mode === "link") {
       outcomes.push({ report: report(source, { status: "link", count: 0, searchUrl: source.searchUrl(query), tookMs: 0 }), listings: [] });
     } else if (reason) {
@@ -202,11 +222,16 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
     ...liveOutcomes.flatMap(({ listings }) => listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length }))),
   ];
   const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
-  const listings: Listing[] = candidates.map((c) => ({ asset: c.asset, access: accessOf.get(c.asset.provider) ?? "scrape" }));
-  const merged = dedupe(listings).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
-  const results = rank(merged, { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index }).slice(0, params.limit);
+  const listingOf = (asset: Asset): Listing => ({ asset, access: accessOf.get(asset.provider) ?? "scrape" });
+  const merged = dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
+  const ranked = rank(merged, { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index });
+  const results = sortAssets(ranked, query.sort).slice(0, params.limit);
+  // The whole merged set: every index hit, not only the pages, and every live listing.
+  const facets = params.facets
+    ? countFacets(dedupe([...fromIndex.hits.map((h) => h.asset), ...liveOutcomes.flatMap((o) => o.listings)].map(listingOf)).map((l) => l.asset))
+    : undefined;
 
   const order = new Map(deps.sources.map((s, i) => [s.id, i]));
   const providers = outcomes.map((o) => o.report).sort((a, b) => order.get(a.provider)! - order.get(b.provider)!);
-  return { query: params.q, ...(params.type.length ? { types: params.type } : {}), results, providers };
+  return { query: params.q, ...(params.type.length ? { types: params.type } : {}), results, providers, ...(facets ? { facets } : {}) };
 }

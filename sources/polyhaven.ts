@@ -124,6 +124,7 @@ function toAsset(slug: string, info: AssetInfo, kind: Kind): Asset {
     polyCount: typeof info.polycount === "number" ? Math.round(info.polycount) : undefined,
     downloadable: true,
     createdAt: info.date_published ? new Date(info.date_published * 1000).toISOString() : undefined,
+    downloads: info.download_count !== undefined ? Math.round(info.download_count) : undefined,
   });
 }
 

@@ -5,7 +5,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { licenseById } from "../core/license.ts";
-import { type AssetDetails, ErrorBody, FileSelection } from "../core/schemas/index.ts";
+import { type AssetDetails, ErrorBody, FileSelection, SEARCH_PARAMETERS } from "../core/schemas/index.ts";
 import type { Source } from "../core/source.ts";
 import { GetAssetOutput, ListProvidersOutput, SearchAssetsOutput } from "../server/mcp/tools.ts";
 import { SOURCES } from "../sources/index.ts";
@@ -76,10 +76,16 @@ describe("MCP over Streamable HTTP", () => {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
     }
     const search = tools.find((t) => t.name === "search_assets")!;
+    // /v1/search's parameters under their names, plus the names the tool had before, kept as aliases.
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
-      ["downloadable_only", "free_only", "limit", "offset", "providers", "query", "types"].sort(),
+      [...Object.keys(SEARCH_PARAMETERS), "query", "types", "free_only", "downloadable_only"].sort(),
     );
-    expect(search.inputSchema.required).toEqual(["query"]);
+    expect(search.inputSchema.required).toBeUndefined();
+    const props = search.inputSchema.properties as Record<string, { description?: string; minimum?: number; maximum?: number }>;
+    expect(props.limit).toMatchObject({ minimum: 1, maximum: 100, description: SEARCH_PARAMETERS.limit.query.description });
+    expect(props.maxPolys).toMatchObject({ minimum: 1, description: SEARCH_PARAMETERS.maxPolys.query.description });
+    expect(props.free_only!.description).toMatch(/^alias of free/);
+    expect(search.description).toContain("query, types, free_only and downloadable_only are still accepted as aliases");
     const get = tools.find((t) => t.name === "get_asset")!;
     expect(Object.keys(get.inputSchema.properties ?? {}).sort()).toEqual(["format", "id", "maps", "resolution"]);
   });
@@ -94,6 +100,28 @@ describe("MCP over Streamable HTTP", () => {
     expect(chair.thumbnailUrl).toMatch(/^https:\/\//);
     expect(body.providers.find((p) => p.provider === "polyhaven")).toMatchObject({ status: "ok" });
     for (const link of body.providers.filter((p) => p.status === "link")) expect(link.searchUrl).toMatch(/^https:\/\//);
+  });
+
+  it("search_assets takes /v1/search's filters, sort and facets under their names", async () => {
+    const result = (await client.callTool({
+      name: "search_assets",
+      arguments: { q: "chair", type: ["model"], license: ["cc0"], format: ["glb"], sort: "newest", facets: true, limit: 5 },
+    })) as CallToolResult;
+    const body = structured(tools, "search_assets", result) as ReturnType<typeof SearchAssetsOutput.parse>;
+    expect(body.results.length).toBeGreaterThan(0);
+    for (const r of body.results) {
+      expect(r.license?.spdx, r.id).toBe("CC0-1.0");
+      expect(r.formats, r.id).toContain("glb");
+    }
+    const dates = body.results.map((r) => r.createdAt ?? "");
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(body.facets!.total).toBe(body.facets!.source.reduce((n, f) => n + f.count, 0));
+  });
+
+  it("search_assets refuses a bad filter value by name, as /v1/search does", async () => {
+    const result = (await client.callTool({ name: "search_assets", arguments: { q: "chair", license: ["nope"] } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^unknown license 'nope'; known licences/);
   });
 
   it("search_assets filters like /v1/search", async () => {

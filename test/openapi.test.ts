@@ -1,7 +1,7 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildOpenApi, jsonResponse, PARAM_TYPES, rateLimitedResponses } from "../core/openapi.ts";
+import { buildOpenApi, jsonResponse, rateLimitedResponses } from "../core/openapi.ts";
 import * as schemas from "../core/schemas/index.ts";
 import { ROUTES } from "../server/routes/table.ts";
 
@@ -183,8 +183,21 @@ describe("OpenAPI document", () => {
       q: { type: "string", maxLength: 300 },
       type: { type: "string" },
       providers: { type: "string" },
+      exclude: { type: "string" },
       free: { type: "boolean" },
       downloadable: { type: "boolean" },
+      license: { type: "string" },
+      commercial: { type: "boolean" },
+      attribution: { type: "boolean" },
+      author: { type: "string", maxLength: 100 },
+      category: { type: "string" },
+      format: { type: "string" },
+      resolution: { type: "string" },
+      maxPolys: { type: "integer", minimum: 1 },
+      animated: { type: "boolean" },
+      rigged: { type: "boolean" },
+      sort: { type: "string", enum: ["relevance", "newest", "name", "popular"], default: "relevance" },
+      facets: { type: "boolean" },
       limit: { type: "integer", minimum: 1, maximum: 100, default: 24 },
       offset: { type: "integer", minimum: 0, default: 0 },
     });
@@ -198,24 +211,31 @@ describe("OpenAPI document", () => {
     expect(types("/v1/assets/{id}/download")).toEqual(files);
   });
 
-  it("the documented integer bounds and defaults are what the query schemas accept", () => {
-    const shapes: Record<string, z.ZodType> = { ...schemas.SearchParams.shape, ...schemas.FileParams.shape };
-    for (const [name, doc] of Object.entries(PARAM_TYPES)) {
-      const field = shapes[name];
-      expect(field, name).toBeDefined();
-      if (doc.type === "integer") {
-        const { minimum, maximum } = doc as { minimum: number; maximum?: number };
-        expect(field!.parse(undefined), name).toBe(doc.default);
-        expect(field!.parse(String(minimum)), name).toBe(minimum);
-        expect(field!.safeParse(String(minimum - 1)).success, name).toBe(false);
-        if (maximum !== undefined) {
-          expect(field!.parse(String(maximum)), name).toBe(maximum);
-          expect(field!.safeParse(String(maximum + 1)).success, name).toBe(false);
+  it("the documented types, bounds, enums and defaults are what the query schemas accept", () => {
+    const routes: [string, z.ZodObject][] = [
+      ["/v1/search", schemas.SearchParams],
+      ["/v1/assets/{id}/files", schemas.FileParams],
+    ];
+    for (const [path, params] of routes) {
+      for (const { name, schema: doc } of op(path, "get").parameters.filter((p: Json) => p.in === "query")) {
+        const field = params.shape[name] as z.ZodType;
+        expect(field, name).toBeDefined();
+        if (doc.type === "integer") {
+          const { minimum, maximum } = doc as { minimum: number; maximum?: number };
+          expect(field.parse(undefined), name).toBe(doc.default);
+          expect(field.parse(String(minimum)), name).toBe(minimum);
+          expect(field.safeParse(String(minimum - 1)).success, name).toBe(false);
+          if (maximum !== undefined) {
+            expect(field.parse(String(maximum)), name).toBe(maximum);
+            expect(field.safeParse(String(maximum + 1)).success, name).toBe(false);
+          }
         }
-      }
-      if (doc.type === "boolean") {
-        expect(field!.parse("true"), name).toBe(true);
-        expect(field!.parse("false"), name).toBe(false);
+        if (doc.type === "boolean") {
+          expect(field.parse("true"), name).toBe(true);
+          expect(field.parse("false"), name).toBe(false);
+        }
+        for (const value of doc.enum ?? []) expect(field.parse(value), name).toBe(value);
+        if (doc.enum) expect(field.parse(undefined), name).toBe(doc.default);
       }
     }
   });

@@ -75,6 +75,7 @@ describe("polyhaven: crawl", () => {
       polyCount: 5626,
       downloadable: true,
       createdAt: "2020-03-30T22:00:00.000Z", // date_published 1585605600
+      downloads: 32198, // download_count
     });
     expect(Asset.parse(chair)).toStrictEqual(chair);
   });
@@ -117,6 +118,7 @@ describe("polyhaven: crawl", () => {
       formats: ["hdr", "exr"],
       resolutions: ["1k", "2k", "4k", "8k", "16k"], // max_resolution [16384, 8192]
       createdAt: new Date(1519789049 * 1000).toISOString(),
+      downloads: 365857, // download_count
     });
     expect(venice.polyCount).toBeUndefined();
     const rocks = assets.find((a) => a.nativeId === "aerial_rocks_01")!;

@@ -65,6 +65,7 @@ export const FileParams = z.object({
       }
       return `${Number(m[1])}k`;
     })
+    .meta({ default: "2k" } as Record<string, unknown>)
     .describe("texture/HDRI resolution (1k, 2k, 4k, 8k); the closest available is used; default 2k"),
   maps: z
     .string()

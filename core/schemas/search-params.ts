@@ -13,13 +13,18 @@ import { booleanParam, commaList, intParam } from "./query.ts";
 /** How a parameter is given on the command line: a switch, one value, or values repeated or comma-separated. */
 export type CliKind = "switch" | "value" | "values";
 
-interface Param<Out> {
+interface Param<Out, Typed extends z.ZodType> {
   query: z.ZodType<Out, string | undefined>;
-  typed: z.ZodType;
+  typed: z.ZodOptional<Typed>;
   cli: CliKind;
 }
 
-const param = <Out>(query: z.ZodType<Out, string | undefined>, typed: z.ZodType, cli: CliKind, description: string): Param<Out> => ({
+const param = <Out, Typed extends z.ZodType>(
+  query: z.ZodType<Out, string | undefined>,
+  typed: Typed,
+  cli: CliKind,
+  description: string,
+): Param<Out, Typed> => ({
   query: query.describe(description),
   typed: typed.optional().describe(description),
   cli,
@@ -43,7 +48,7 @@ function listOf<T>(name: string, check: (item: string) => T | undefined, known: 
     });
 }
 
-const list = <T>(name: string, check: (item: string) => T | undefined, known: string, item: z.ZodType, description: string) =>
+const list = <T, Item extends z.ZodType>(name: string, check: (item: string) => T | undefined, known: string, item: Item, description: string) =>
   param(listOf(name, check, known), z.array(item), "values", description);
 
 const ids = (description: string) => param(z.string().optional().transform(commaList), z.array(z.string()), "values", description);
@@ -157,7 +162,10 @@ export const SearchParams = z.object(
 export type SearchParams = z.output<typeof SearchParams>;
 
 /** The same parameters as typed values (the MCP tool's input shape); checked afterwards by SearchParams. */
-export const searchArgumentShape = mapParams((p) => p.typed);
+export const searchArgumentShape = Object.fromEntries(Object.entries(SEARCH_PARAMETERS).map(([name, p]) => [name, p.typed])) as {
+  [K in SearchParamName]: Params[K]["typed"];
+};
+/** Typed values by parameter name, loosely: SearchParams is what refuses a bad one, naming it, on every surface. */
 export type SearchArguments = Partial<Record<SearchParamName, string | number | boolean | readonly string[]>>;
 
 /** How the command line takes each parameter. */

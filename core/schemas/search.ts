@@ -18,12 +18,27 @@ export const ProviderReport = z
   .meta({ id: "ProviderReport" });
 export type ProviderReport = z.infer<typeof ProviderReport>;
 
+export const FacetCount = z.object({ value: z.string(), count: z.int().min(1) }).meta({ id: "FacetCount" });
+export type FacetCount = z.infer<typeof FacetCount>;
+
+export const Facets = z
+  .object({
+    total: z.int().min(0).describe("the merged results counted: every index hit and every live listing, de-duplicated, before paging"),
+    type: z.array(FacetCount).describe("by asset type; adds up to total"),
+    license: z.array(FacetCount).describe("by licence family (cc0, cc-by, ofl …; other: a licence without SPDX id; unknown: none stated); adds up to total"),
+    source: z.array(FacetCount).describe("by source id; adds up to total"),
+    format: z.array(FacetCount).describe("by file format offered (unknown: none listed); an asset offering several formats counts in each"),
+  })
+  .meta({ id: "Facets" });
+export type Facets = z.infer<typeof Facets>;
+
 export const SearchResponse = z
   .object({
     query: z.string(),
     types: z.array(AssetType).optional(),
     results: z.array(Asset),
     providers: z.array(ProviderReport),
+    facets: Facets.optional().describe("additive: counts over the whole result set, with facets=true"),
   })
   .meta({ id: "SearchResponse" });
 export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -20,7 +20,15 @@ import { z } from "zod";
 import { UpstreamError } from "../../core/http/types.ts";
 import { attributionLine } from "../../core/license.ts";
 import { API_VERSION } from "../../core/openapi.ts";
-import { ASSET_TYPES, AssetDetails, FileParams, FileSelection, ProvidersResponse, SearchResponse } from "../../core/schemas/index.ts";
+import {
+  AssetDetails,
+  FileParams,
+  FileSelection,
+  ProvidersResponse,
+  type SearchArguments,
+  SearchResponse,
+  searchArgumentShape,
+} from "../../core/schemas/index.ts";
 import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -58,14 +66,15 @@ export const INSTRUCTIONS = [
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
+/** Names the tool took before it shared /v1/search's parameters, still accepted so that existing agents keep working. */
+const SEARCH_ALIASES = { query: "q", types: "type", free_only: "free", downloadable_only: "downloadable" } as const;
+
 const searchInput = {
-  query: z.string().max(300).describe("short, concrete free-text query, for example 'oak tree' or 'sunset'; empty = everything"),
-  types: z.array(z.enum(ASSET_TYPES)).optional().describe("only these asset types; texture and material match each other"),
-  providers: z.array(z.string()).optional().describe("only these source ids (see list_providers); default every enabled source"),
-  free_only: z.boolean().optional().describe("only free assets"),
-  downloadable_only: z.boolean().optional().describe("only assets this server can download directly"),
-  limit: z.int().min(1).max(100).optional().describe("results to return, 1 to 100, default 24"),
-  offset: z.int().min(0).optional().describe("per-source offset for paging: for page 2 pass the page size"),
+  ...searchArgumentShape,
+  query: searchArgumentShape.q.describe("alias of q, kept for agents written before the tool took /v1/search's names"),
+  types: searchArgumentShape.type.describe("alias of type, kept for agents written before the tool took /v1/search's names"),
+  free_only: searchArgumentShape.free.describe("alias of free, kept for agents written before the tool took /v1/search's names"),
+  downloadable_only: searchArgumentShape.downloadable.describe("alias of downloadable, kept for agents written before the tool took /v1/search's names"),
 };
 
 const getAssetInput = {
@@ -158,10 +167,13 @@ async function withDeadline<T>(ms: number, outer: AbortSignal | undefined, work:
 type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 type GetAssetArgs = z.infer<z.ZodObject<typeof getAssetInput>>;
 
-/** The tool's arguments under the application layer's names (`free_only` → `free` …). */
+/** The tool's arguments under /v1/search's names: an alias counts where its parameter is not given. */
 function searchAssets(deps: AppDeps, args: SearchArgs) {
-  const { query, types, providers, free_only: free, downloadable_only: downloadable, limit, offset } = args;
-  return runSearch(parseSearch({ query, types, providers, free, downloadable, limit, offset }), deps, "call list_providers for the ids");
+  const { query, types, free_only, downloadable_only, ...rest } = args;
+  const named: SearchArguments = rest;
+  const aliased = { query, types, free_only, downloadable_only };
+  for (const [alias, name] of Object.entries(SEARCH_ALIASES)) named[name] ??= aliased[alias as keyof typeof aliased];
+  return runSearch(parseSearch(named), deps, "call list_providers for the ids");
 }
 
 /** The absolute `/download` URL of `id` for the asked parameters (only those asked: the route selects the same files). */
@@ -241,7 +253,9 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
       title: "Search asset sites",
       description:
         "Search every enabled asset site at once. Returns ranked results (id, title, type, licence, formats, thumbnail, downloadable) " +
-        "and one status line per source in `providers`; a source with status `link` must be searched by hand at its `searchUrl`.",
+        "and one status line per source in `providers`; a source with status `link` must be searched by hand at its `searchUrl`. " +
+        "The arguments are GET /v1/search's parameters (q, type, license, format, sort, facets …); a source that cannot apply a filter is `skipped` with the filter named. " +
+        "The earlier names query, types, free_only and downloadable_only are still accepted as aliases of q, type, free and downloadable.",
       inputSchema: searchInput,
       outputSchema: SearchAssetsOutput,
       annotations: { title: "Search asset sites", ...annotations },

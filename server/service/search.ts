@@ -3,28 +3,15 @@
  * `search_assets` (server/mcp/tools.ts) and `asset-search search` (cli/main.ts).
  */
 
-import { SearchParams, type SearchResponse } from "../../core/schemas/index.ts";
+import { type SearchArguments, SearchParams, type SearchResponse } from "../../core/schemas/index.ts";
 import { searchAll } from "../../core/search.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams, queryValues } from "../query.ts";
 
-/** A search with typed arguments, as the MCP tool and the command line ask for it. */
-export interface SearchRequest {
-  query: string;
-  /** Any strings: checked by SearchParams as `type` is on /v1/search. */
-  types?: readonly string[];
-  providers?: readonly string[];
-  free?: boolean;
-  downloadable?: boolean;
-  limit?: number;
-  offset?: number;
-}
-
-/** Validates a request exactly as /v1/search validates its query string: the same schema, the same 400s. */
-export function parseSearch(request: SearchRequest): SearchParams {
-  const { query, types, providers, free, downloadable, limit, offset } = request;
-  return parseParams(queryValues({ q: query, type: types, providers, free, downloadable, limit, offset }), SearchParams);
+/** Validates typed arguments (the MCP tool's, the command line's) exactly as /v1/search validates its query string: the same schema, the same 400s. */
+export function parseSearch(args: SearchArguments): SearchParams {
+  return parseParams(queryValues(args), SearchParams);
 }
 
 /** Refuses source ids that are not in the registry (400); `listedAt` tells the caller where the ids are. */
@@ -36,7 +23,7 @@ function checkSources(ids: readonly string[], deps: AppDeps, listedAt: string): 
 
 /** Validated parameters → the aggregated search; `listedAt` says, in the surface's terms, where the source ids are listed. */
 export async function runSearch(params: SearchParams, deps: AppDeps, listedAt: string): Promise<SearchResponse> {
-  checkSources(params.providers, deps, listedAt);
+  checkSources([...params.providers, ...params.exclude], deps, listedAt);
   return searchAll(params, {
     sources: deps.sources,
     index: deps.published.index,
