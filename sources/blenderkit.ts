@@ -4,13 +4,15 @@
  * person who has it (`BLENDERKIT_API_KEY`, as a Bearer token).
  */
 import { z } from "zod";
-import { licenseById, normalizeLicense } from "../core/license.ts";
+import type { SearchFilters, Sort } from "../core/filters.ts";
+import { licenseById, licenseFamily, normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { mapAll } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 
@@ -61,9 +63,28 @@ const Download = z.looseObject({ filePath: z.url({ protocol: /^https$/ }) });
 const assetPage = (baseId: string) => `${SITE}/asset-gallery-detail/${baseId}/`;
 const headers = ({ config }: SourceIo) => (config.keys[KEY_ENV] ? { authorization: `Bearer ${config.keys[KEY_ENV]}` } : undefined);
 
+/**
+ * The search's `field:value` terms its clients send: `license:cc_zero` (its only licence besides royalty_free), `category_subtree:<slug>`,
+ * `faceCount_lte:<n>`, `textureResolutionMax_gte:<pixels>`, `animated:true`, `order:-created` (newest first). One value each: several
+ * wanted ones (any of) are left to the search.
+ */
+export function filterTerms(filters: SearchFilters, sort: Sort): string[] {
+  const one = <T>(values: T[] | undefined) => (values?.length === 1 ? values[0] : undefined);
+  const license = one(mapAll(filters.license, (t) => (licenseFamily(t) === "cc0" ? "cc_zero" : undefined)));
+  const category = one(mapAll(filters.category, (c) => (/^[a-z0-9-]+$/.test(c) ? c : undefined)));
+  return [
+    license ? `license:${license}` : "",
+    category ? `category_subtree:${category}` : "",
+    filters.maxPolys !== undefined ? `faceCount_lte:${filters.maxPolys}` : "",
+    filters.resolution !== undefined ? `textureResolutionMax_gte:${filters.resolution * 1024}` : "",
+    filters.animated ? "animated:true" : "",
+    sort === "newest" ? "order:-created" : "",
+  ].filter(Boolean);
+}
+
 /** Words and filters joined with `+`, each encoded as BlenderKit's own clients do (`asset_type%3Amodel%2Cscene`). */
-function queryParam(q: string, types: string[], free: boolean): string {
-  const terms = [q.trim(), types.length ? `asset_type:${types.join(",")}` : "", free ? "is_free:true" : ""];
+function queryParam(q: string, types: string[], free: boolean, more: string[] = []): string {
+  const terms = [q.trim(), types.length ? `asset_type:${types.join(",")}` : "", free ? "is_free:true" : "", ...more];
   return encodeURIComponent(terms.filter(Boolean).join(" ")).replace(/%20/g, "+");
 }
 
@@ -71,8 +92,8 @@ function queryParam(q: string, types: string[], free: boolean): string {
 export const upstreamTypes = (types: AssetType[]): string[] =>
   UPSTREAM_TYPES.filter(([t]) => !types.length || types.includes(t) || (t === "material" && types.includes("texture"))).flatMap(([, upstream]) => upstream);
 
-export const searchApiUrl = (q: string, types: string[], freeOnly: boolean, pageSize: number, page: number) =>
-  `${API}/search/?query=${queryParam(q, types, freeOnly)}&page_size=${pageSize}${page > 1 ? `&page=${page}` : ""}`;
+export const searchApiUrl = (q: string, types: string[], freeOnly: boolean, pageSize: number, page: number, more: string[] = []) =>
+  `${API}/search/?query=${queryParam(q, types, freeOnly, more)}&page_size=${pageSize}${page > 1 ? `&page=${page}` : ""}`;
 
 function license(raw: string | null | undefined): License | undefined {
   if (raw === "cc_zero") return licenseById("CC0-1.0");
@@ -123,11 +144,13 @@ async function searchPage(url: string, io: SourceIo): Promise<{ items: BkAsset[]
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   const types = upstreamTypes(query.types);
-  if (!types.length) return { assets: [] };
+  // `animated:true` is the only form of that filter, and listings carry no animation flag to check "not animated" against.
+  if (!types.length || query.filters.animated === false) return { assets: [] };
   // Without a key only free assets download; with one, the plan decides (filtered below).
   const freeOnly = query.free || (query.downloadable && !io.config.keys[KEY_ENV]);
   const pageSize = Math.min(Math.max(1, query.limit), MAX_PAGE_SIZE);
-  const fetchPage = (page: number) => searchPage(searchApiUrl(query.q, types, freeOnly, pageSize, page), io);
+  const more = filterTerms(query.filters, query.sort);
+  const fetchPage = (page: number) => searchPage(searchApiUrl(query.q, types, freeOnly, pageSize, page, more), io);
   const { items, total } = await collectWindow(pageWindow(query.offset, query.limit, pageSize), query.limit, pageSize, fetchPage, io.signal);
   return { assets: items.map(toAsset).filter((a) => !query.downloadable || a.downloadable), ...compact({ total, searchUrl: searchUrl(query) }) };
 }
@@ -190,6 +213,12 @@ export const blenderkit = defineSource(
     supportsDownload: true,
     key: { env: KEY_ENV, required: false },
     unit: "assets",
+    // No download count in search results (so no "popular"); licences other than CC0 and royalty-free have no upstream form, and the
+    // listings' licence (an SPDX id for CC0 only) lets the search check them.
+    filtering: {
+      upstream: ["license", "category", "maxPolys", "resolution", "animated", "newest"],
+      listed: ["license", "commercial", "attribution", "author", "category", "format", "resolution", "maxPolys", "rigged", "newest"],
+    },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

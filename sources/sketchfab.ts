@@ -4,13 +4,16 @@
  * no asset is `downloadable` and the only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
  */
 import { z } from "zod";
-import { licenseById, normalizeLicense } from "../core/license.ts";
+import type { SearchFilters, Sort } from "../core/filters.ts";
+import { licenseById, licenseFamily, normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
+import { fold } from "../core/text/words.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { mapAll } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
 
 const API = "https://api.sketchfab.com/v3";
@@ -105,17 +108,54 @@ async function categoryNames(io: SourceIo): Promise<Map<string, string>> {
   return new Map(results.map((c) => [c.slug, c.name]));
 }
 
-/** The Data API search for downloadable CC0 models; `cursor` is the offset. */
-export function searchApiUrl(q: string, count: number, offset: number, sort?: string): string {
-  const params = { type: "models", q: q.trim(), license: "cc0", downloadable: "true", sort_by: sort, count: `${count}`, cursor: offset > 0 ? `${offset}` : "" };
+/** The Data API search for downloadable CC0 models; `cursor` is the offset; `narrow` holds the filter parameters (after license, before count). */
+export function searchApiUrl(q: string, count: number, offset: number, sort?: string, narrow: Record<string, string | undefined> = {}): string {
+  const params = {
+    type: "models",
+    q: q.trim(),
+    license: "cc0",
+    downloadable: "true",
+    ...narrow,
+    sort_by: sort,
+    count: `${count}`,
+    cursor: offset > 0 ? `${offset}` : "",
+  };
   return `${API}/search?${new URLSearchParams(compact(params))}`;
+}
+
+/** Every model here is CC0 (commercial use, no attribution): a search asking for anything else has no match. */
+const cc0Fits = ({ license, commercial, attribution }: SearchFilters) =>
+  (!license || license.some((t) => licenseFamily(t) === "cc0")) && commercial !== false && attribution !== true;
+
+/** One wanted value, or none: these parameters take a single value, and several wanted ones (any of) have no single form. */
+const single = <T>(values: T[] | undefined) => (values?.length === 1 ? values[0] : undefined);
+
+/**
+ * The Data API's own filters, as Sketchfab's clients send them: `max_face_count` (at most this many faces), `animated` and `rigged` (true/false),
+ * `categories` (a category slug), `available_archive_type` (models with a download archive of this format), `sort_by=-publishedAt` (newest first).
+ * The list maps category names to slugs. Likes and views are no downloads: there is no upstream "popular" here.
+ */
+function narrowing(filters: SearchFilters, sort: Sort, slugs: Map<string, string>) {
+  const flag = (b: boolean | undefined) => (b === undefined ? undefined : `${b}`);
+  return {
+    max_face_count: filters.maxPolys === undefined ? undefined : `${filters.maxPolys}`,
+    animated: flag(filters.animated),
+    rigged: flag(filters.rigged),
+    categories: single(mapAll(filters.category, (c) => slugs.get(c))),
+    available_archive_type: single(mapAll(filters.format, (f) => (ARCHIVE_FORMATS.has(f) ? f : undefined))),
+    sort: sort === "newest" ? "-publishedAt" : undefined,
+  };
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [] }; // only models, none downloadable here
-  const url = searchApiUrl(query.q, Math.min(query.limit, MAX_COUNT), query.offset);
-  const [names, { models, total }] = await Promise.all([categoryNames(io), searchPage(url, io)]);
-  return { assets: models.slice(0, query.limit).map((m) => toAsset(m, names)), ...compact({ total, searchUrl: searchUrl(query) }) };
+  if (!cc0Fits(query.filters)) return { assets: [], searchUrl: searchUrl(query) };
+  // The category list first when a category is asked: its slugs go in the request.
+  const names = query.filters.category?.length ? await categoryNames(io) : undefined;
+  const { sort, ...narrow } = narrowing(query.filters, query.sort, new Map([...(names ?? [])].map(([slug, name]) => [fold(name), slug])));
+  const url = searchApiUrl(query.q, Math.min(query.limit, MAX_COUNT), query.offset, sort, narrow);
+  const [categories, { models, total }] = await Promise.all([names ?? categoryNames(io), searchPage(url, io)]);
+  return { assets: models.slice(0, query.limit).map((m) => toAsset(m, categories)), ...compact({ total, searchUrl: searchUrl(query) }) };
 }
 
 async function getAsset(uid: string, io: SourceIo): Promise<AssetDetails | null> {
@@ -164,6 +204,11 @@ export const sketchfab = defineSource(
     supportsDownload: false,
     key: { env: KEY_ENV, required: false },
     unit: "assets",
+    // Search results carry no rig flag (only `rigged=` narrows) and no download count (likes are no downloads).
+    filtering: {
+      upstream: ["license", "maxPolys", "animated", "rigged", "category", "format", "newest"],
+      listed: ["license", "commercial", "attribution", "author", "category", "format", "maxPolys", "animated", "newest"],
+    },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -3,13 +3,15 @@
  * sent as `Authorization: Bearer <token>` (never in a URL). Files download through `download_url`, which needs the token too.
  */
 import { z } from "zod";
-import { licenseById } from "../core/license.ts";
+import type { SearchFilters } from "../core/filters.ts";
+import { licenseById, licenseFamily } from "../core/license.ts";
 import type { AssetDetails, License } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { mapAll } from "./kit/filters.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
@@ -89,12 +91,43 @@ function toAsset(t: Summary & Partial<z.infer<typeof Thing>>, tags?: string[], f
   });
 }
 
+/** Thingiverse's `license` codes (as its API clients send them) per licence family; it names no version, so a versioned id (cc-by-4.0) has none. */
+const LICENSE_CODES: Record<string, string> = {
+  cc0: "pd0",
+  "cc0-1.0": "pd0",
+  "cc-by": "cc",
+  "cc-by-sa": "cc-sa",
+  "cc-by-nd": "cc-nd",
+  "cc-by-nc-sa": "cc-nc-sa",
+  "cc-by-nc-nd": "cc-nc-nd",
+  gpl: "gpl",
+  lgpl: "lgpl",
+  bsd: "bsd",
+};
+
+/** The one `license` code wanted; undefined when no licence is asked, null when the wanted ones have no single code. */
+function licenseCode({ license }: SearchFilters): string | null | undefined {
+  if (!license?.length) return undefined;
+  const codes = mapAll(license, (t) => (licenseFamily(t) === t || t === "cc0-1.0" ? LICENSE_CODES[t] : undefined));
+  return codes?.length === 1 ? codes[0]! : null;
+}
+
+/** A page of things: `/newest` for a plain empty query, else `/search/` with `sort` (relevant, newest or popular: the site's own orders) and `license`. */
+function listUrl(query: SourceQuery, license: string | undefined, page: number): string {
+  const q = query.q.trim();
+  const paging = `per_page=${PAGE_SIZE}&page=${page}`;
+  const sort = query.sort === "newest" || query.sort === "popular" ? query.sort : q ? "relevant" : "newest";
+  if (!q && sort === "newest" && !license) return `${API}/newest?${paging}`;
+  return `${API}/search/${q ? `${encodeURIComponent(q)}/` : ""}?type=things&${paging}&sort=${sort}${license ? `&license=${license}` : ""}`;
+}
+
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   // Nothing here is downloadable without the user's own Thingiverse access.
   if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [], searchUrl: searchUrl(query) };
-  const q = query.q.trim();
-  const paging = (n: number) => `per_page=${PAGE_SIZE}&page=${n}`;
-  const page = (n: number) => readList(q ? `${API}/search/${encodeURIComponent(q)}/?type=things&${paging(n)}&sort=relevant` : `${API}/newest?${paging(n)}`, io);
+  // Listings carry no licence: a licence with no upstream code cannot be checked, so it answers nothing rather than everything.
+  const license = licenseCode(query.filters);
+  if (license === null) return { assets: [], searchUrl: searchUrl(query) };
+  const page = (n: number) => readList(listUrl(query, license, n), io);
   const { items, ...total } = await collectWindow(pageWindow(query.offset, query.limit, PAGE_SIZE), query.limit, PAGE_SIZE, page, io.signal);
   return { assets: items.filter(visible).map((t) => toAsset(t)), ...total, searchUrl: searchUrl(query) };
 }
@@ -140,6 +173,8 @@ export const thingiverse = defineSource(
     supportsDownload: false,
     key: { env: KEY_ENV, required: true },
     unit: "assets",
+    // Listings carry the creator only: no licence, date or download count ("popular" is the site's own order).
+    filtering: { upstream: ["license", "newest", "popular"], listed: ["author"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

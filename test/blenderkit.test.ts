@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { selectFiles } from "../core/selection.ts";
-import { blenderkit, SCENE_UUID, upstreamTypes } from "../sources/blenderkit.ts";
+import { blenderkit, filterTerms, SCENE_UUID, upstreamTypes } from "../sources/blenderkit.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { replayContext } from "./helpers/replay.ts";
 
@@ -290,5 +291,58 @@ describe("blenderkit: searchUrl", () => {
       "https://www.blenderkit.com/asset-gallery?query=old+chair+asset_type%3Amodel%2Cprintable%2Cscene+is_free%3Atrue",
     );
     expect(blenderkit.searchUrl(query("sky", { types: ["hdri"] }))).toBe("https://www.blenderkit.com/asset-gallery?query=sky+asset_type%3Ahdr");
+  });
+});
+
+describe("blenderkit: filters", () => {
+  const KEYS: FilterKey[] = [
+    "license",
+    "commercial",
+    "attribution",
+    "author",
+    "category",
+    "format",
+    "resolution",
+    "maxPolys",
+    "animated",
+    "rigged",
+    "newest",
+    "popular",
+  ];
+
+  it("puts the filters and newest in the query's terms (STAND-IN: the recorded chair body served for the filtered URL)", async () => {
+    const { ctx, replay } = replayContext();
+    const url =
+      "https://www.blenderkit.com/api/v1/search/?query=chair+asset_type%3Amodel%2Cprintable%2Cscene+license%3Acc_zero+category_subtree%3Achair+faceCount_lte%3A50000+textureResolutionMax_gte%3A4096+animated%3Atrue+order%3A-created&page_size=3";
+    replay.add({ method: "GET", url, file: "search_chair.json", status: 200, headers: {} }, `${import.meta.dirname}/fixtures/blenderkit`);
+    const filters = { license: ["cc0-1.0"], category: ["chair"], maxPolys: 50000, resolution: 4, animated: true };
+    const res = await blenderkit.search(sourceQuery("chair", { types: ["model"], limit: 3, filters, sort: "newest" }), ctx);
+    expect(replay.requested).toEqual([url]);
+    expect(res.assets).toHaveLength(3);
+  });
+
+  it("leaves out a licence or category without one upstream form, and answers nothing for not-animated", async () => {
+    expect(filterTerms({ license: ["cc0", "cc-by"], category: ["chair", "dining table"] }, "relevance")).toEqual([]);
+    expect(filterTerms({ category: ["chair", "table"] }, "popular")).toEqual([]);
+    const { ctx, replay } = replayContext();
+    expect(await blenderkit.search(sourceQuery("chair", { filters: { animated: false } }), ctx)).toEqual({ assets: [] });
+    expect(replay.requested).toEqual([]);
+  });
+
+  it("declares what its listings carry, and nothing they do not", async () => {
+    const { ctx } = replayContext();
+    const { assets } = await blenderkit.search(sourceQuery("chair", { types: ["model"], limit: 3 }), ctx);
+    const listed = blenderkit.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    // No animation flag in these listings, and no download count.
+    for (const key of KEYS.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
+import type { ReplayDispatcher } from "../core/http/replay.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { sketchfab } from "../sources/sketchfab.ts";
@@ -18,6 +20,20 @@ const SILVER_TREE = "d9e174d623124d2aa23122683018f6e6";
 const asked = (replay: { requested: string[] }) => [...replay.requested].sort();
 
 const query = sourceQuery;
+const FILTER_KEYS: FilterKey[] = [
+  "license",
+  "commercial",
+  "attribution",
+  "author",
+  "category",
+  "format",
+  "resolution",
+  "maxPolys",
+  "animated",
+  "rigged",
+  "newest",
+  "popular",
+];
 
 describe("sketchfab: metadata", () => {
   it("is a live CC0 API source without direct downloads and with an optional token", () => {
@@ -250,5 +266,57 @@ describe("sketchfab: searchUrl", () => {
       "https://sketchfab.com/search?features=downloadable&licenses=7c23a1ba438d4306920229c12afcb5f9&q=old+tree&type=models",
     );
     expect(sketchfab.searchUrl(query(""))).toBe("https://sketchfab.com/search?features=downloadable&licenses=7c23a1ba438d4306920229c12afcb5f9&type=models");
+  });
+});
+
+describe("sketchfab: filters", () => {
+  const DIR = `${import.meta.dirname}/fixtures/sketchfab`;
+  // STAND-IN: the recorded body of the unfiltered q=tree search, served for the filtered URL.
+  const standIn = (replay: ReplayDispatcher, url: string) => replay.add({ method: "GET", url, file: "v3_search_tree_cc0.json", status: 200, headers: {} }, DIR);
+
+  it("passes max_face_count, animated, rigged, the category slug, the archive format and newest upstream", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const url = `${API}/search?type=models&q=tree&license=cc0&downloadable=true&max_face_count=50000&animated=false&rigged=true&categories=nature-plants&available_archive_type=glb&sort_by=-publishedAt&count=3`;
+    standIn(replay, url);
+    const filters = { maxPolys: 50000, animated: false, rigged: true, category: ["nature & plants"], format: ["glb"], license: ["cc0"] };
+    const res = await sketchfab.search(query("tree", { limit: 3, filters, sort: "newest" }), ctx);
+    expect(asked(replay)).toEqual([CATEGORIES, url]);
+    expect(res.assets).toHaveLength(3);
+  });
+
+  it("leaves out a category or format that has no single upstream form", async () => {
+    const unknown = { category: ["nature & plants", "no such category"], format: ["glb", "fbx"] };
+    const several = { category: ["nature & plants", "animals & pets"], format: ["glb", "gltf"] }; // any of: no single value
+    for (const filters of [unknown, several]) {
+      const { ctx, replay } = replayContext({ now: NOW });
+      await sketchfab.search(query("tree", { limit: 3, filters }), ctx);
+      expect(asked(replay)).toEqual([CATEGORIES, SEARCH_TREE]);
+    }
+  });
+
+  it("answers nothing, without asking, for a licence or terms no CC0 model has", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    for (const filters of [{ license: ["cc-by"] }, { commercial: false }, { attribution: true }]) {
+      expect((await sketchfab.search(query("tree", { filters }), ctx)).assets).toEqual([]);
+    }
+    expect(replay.requested).toEqual([]);
+  });
+
+  it("declares what its listings carry, and nothing they do not", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const { assets } = await sketchfab.search(query("tree", { limit: 3 }), ctx);
+    const listed = sketchfab.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    // Search results have no rig flag, no resolutions and no download count.
+    for (const key of FILTER_KEYS.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(assets.every((a) => a.downloads === undefined)).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { toProvider } from "../core/source.ts";
+import { type SourceQuery, toProvider } from "../core/source.ts";
 import { thingiverse, thingLicense } from "../sources/thingiverse.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
@@ -227,5 +228,62 @@ describe("thingiverse: census", () => {
     const other = replayContext({ now: NOW, env: ENV });
     other.replay.add({ url, body: JSON.stringify([item]), note: "scripted" });
     await expect(thingiverse.census(other.ctx)).rejects.toThrow(/^thingiverse: .* answered no total/);
+  });
+});
+
+describe("thingiverse: filters", () => {
+  const DIR = join(FIXTURES, "thingiverse");
+  const KEYS: FilterKey[] = [
+    "license",
+    "commercial",
+    "attribution",
+    "author",
+    "category",
+    "format",
+    "resolution",
+    "maxPolys",
+    "animated",
+    "rigged",
+    "newest",
+    "popular",
+  ];
+
+  it("asks the search with the site's sort and licence code (STAND-IN: the recorded /newest excerpt served for these URLs)", async () => {
+    const cases: Array<[string, Partial<SourceQuery>]> = [
+      [`${API}/search/beer/?type=things&per_page=30&page=1&sort=popular&license=cc-sa`, { q: "beer", sort: "popular", filters: { license: ["cc-by-sa"] } }],
+      [`${API}/search/?type=things&per_page=30&page=1&sort=newest&license=pd0`, { q: "", sort: "newest", filters: { license: ["cc0", "cc0-1.0"] } }],
+      [`${API}/search/?type=things&per_page=30&page=1&sort=popular`, { q: "", sort: "popular" }],
+    ];
+    for (const [url, over] of cases) {
+      const { ctx, replay } = replayContext({ now: NOW, env: ENV });
+      replay.add({ method: "GET", url, file: "newest_per_page_30_page_1_excerpt.json", status: 200, headers: {} }, DIR);
+      const res = await thingiverse.search(query(over.q ?? "", { limit: 2, ...over }), ctx);
+      expect(replay.requested).toEqual([url]);
+      expect(res.assets).toHaveLength(2);
+    }
+  });
+
+  it("answers nothing, without asking, for licences with no single code (listings carry no licence to check)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW, env: ENV });
+    for (const license of [["cc-by-4.0"], ["cc-by", "cc-by-sa"], ["mit"]]) {
+      expect((await thingiverse.search(query("beer", { filters: { license } }), ctx)).assets).toEqual([]);
+    }
+    expect(replay.requested).toEqual([]);
+  });
+
+  it("declares what its listings carry, and nothing they do not", async () => {
+    const { ctx } = replayContext({ now: NOW, env: ENV });
+    const { assets } = await thingiverse.search(query(""), ctx);
+    const listed = thingiverse.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    for (const key of KEYS.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
   });
 });
