@@ -51,7 +51,7 @@ const Listing = z.looseObject({ success: z.boolean().optional(), data: Data });
 
 /** The query as ShareTextures' tag slug: lower case, words joined by "-". */
 export const tagOf = (q: string) => (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join("-");
-/** The listing's `sortBy`: `most_recent` (newest first) on sort=newest, else `most_download` (values the site's own clients send). */
+/** The listing's `sortBy`: `most_recent` (newest first) on sort=newest, else `most_download` (values real clients of this API send). */
 const sortBy = (sort: Sort) => (sort === "newest" ? "most_recent" : "most_download");
 export const itemsUrl = (tag: string, page: number, perPage: number, sort: Sort = "relevance") =>
   `${API}/items?${tag ? `tag=${encodeURIComponent(tag)}&` : ""}sortBy=${sortBy(sort)}&page=${page}&perPage=${perPage}`;
