@@ -29,6 +29,7 @@ const Item = z.looseObject({
   cdnUrl: str,
   thumbnailUrl: str,
   publishedAt: str,
+  downloads: z.number().int().min(0).optional(),
   aiGenerated: z.boolean().optional(),
   category: Named.nullish(),
   tags: z.array(Named).optional(),
@@ -59,6 +60,7 @@ function toAsset(item: Item, description = item.summary) {
     animated: item.stats?.animations && item.stats.animations.length > 0,
     downloadable: Boolean(glb),
     createdAt: item.publishedAt,
+    downloads: item.downloads,
   });
 }
 
@@ -140,6 +142,11 @@ export const threeDAssets = defineSource(
     pricing: "free",
     supportsDownload: true,
     unit: "assets",
+    // The listing's `sort` and `contributor`/`category` (slugs, not names) have no documented values we can map: the search filters what comes back.
+    filtering: {
+      upstream: [],
+      listed: ["license", "commercial", "attribution", "author", "category", "format", "maxPolys", "animated", "newest", "popular"],
+    },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

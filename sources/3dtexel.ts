@@ -169,6 +169,8 @@ export const threeDTexel = defineSource(
     pricing: "freemium",
     supportsDownload: false,
     unit: "assets",
+    // Listings carry the licence and, for PBR sets, resolutions; `updated` is a modification date, not a release date.
+    filtering: { upstream: [], listed: ["license", "commercial", "attribution", "resolution"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -7,6 +7,7 @@
 
 import * as cheerio from "cheerio";
 import { z } from "zod";
+import type { Sort } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
@@ -39,8 +40,10 @@ const Post = z.looseObject({
 });
 type Post = z.infer<typeof Post>;
 
-export const postsUrl = (q: string, page: number, perPage: number) =>
-  `${API}?${q.trim() ? `search=${encodeURIComponent(q.trim())}&` : ""}_embed=wp:term&per_page=${perPage}&page=${page}&_fields=${FIELDS}`;
+/** WordPress' `orderby=date&order=desc` (newest posts first) on sort=newest; otherwise the API's own order. */
+const orderOf = (sort: Sort) => (sort === "newest" ? "orderby=date&order=desc&" : "");
+export const postsUrl = (q: string, page: number, perPage: number, sort: Sort = "relevance") =>
+  `${API}?${q.trim() ? `search=${encodeURIComponent(q.trim())}&` : ""}${orderOf(sort)}_embed=wp:term&per_page=${perPage}&page=${page}&_fields=${FIELDS}`;
 
 /** A post's embedded terms of one taxonomy (`post_tag`, `category`). */
 const termsOf = (post: Post, taxonomy: string) =>
@@ -95,7 +98,7 @@ async function postsPage(url: string, io: SourceIo): Promise<{ items: Post[]; to
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (!["texture", "material"].some(typeFilter(query.types))) return { assets: [], total: 0, searchUrl: searchUrl(query) };
   const perPage = Math.min(query.limit, 100);
-  const { answers, items } = await windowPages(query, perPage, io, (page) => postsPage(postsUrl(query.q, page, perPage), io));
+  const { answers, items } = await windowPages(query, perPage, io, (page) => postsPage(postsUrl(query.q, page, perPage, query.sort), io));
   const assets = items.map((post) => toAsset(post));
   return { ...keepAsked(assets, query, answers[0]?.total), searchUrl: searchUrl(query) };
 }
@@ -143,6 +146,14 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?s=${encodeURIComponent(q.trim()).replace(/%20/g, "+")}` : `${SITE}/`);
 
 export const threeDTextures = defineSource(
-  { ...cc0Site(ID, "3DTextures", SITE), description: DESCRIPTION, assetTypes: ["texture"], access: "api", supportsDownload: false },
+  {
+    ...cc0Site(ID, "3DTextures", SITE),
+    description: DESCRIPTION,
+    assetTypes: ["texture"],
+    access: "api",
+    supportsDownload: false,
+    // Posts carry the CC0 licence, the author, categories and the post date; resolutions only on the post page.
+    filtering: { upstream: ["newest"], listed: ["license", "commercial", "attribution", "author", "category", "newest"] },
+  },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -8,6 +8,7 @@
  * Downloads go through the site's own `/get?file=<name>` links, which log the download for its statistics, as the site asks.
  */
 import { z } from "zod";
+import type { Sort } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
@@ -51,8 +52,15 @@ const V3Asset = z.looseObject({
   releaseDate: z.string().nullish(),
   thumbnails: z.record(z.string(), z.string()).nullish(),
   downloads: z.array(Download).nullish(),
+  downloadStatistics: z.looseObject({ total: z.number().int().min(0).optional() }).nullish(),
 });
 const V3Response = z.looseObject({ totalResults: z.number(), assets: z.array(z.unknown()) });
+
+/**
+ * The API's `sort=` for our data sorts: `latest` (newest releases first) and `popular`, values real v3 clients pass (the v2
+ * documentation lists the same orders for its list syntax). Other sorts keep the API's own order.
+ */
+const SORTS: Partial<Record<Sort, string>> = { newest: "latest", popular: "popular" };
 
 /** The `type=` values for a query: undefined = no filter upstream; [] = nothing of this source fits. */
 function upstreamTypes(types: readonly AssetType[]): string[] | undefined {
@@ -102,6 +110,7 @@ function toAsset(a: z.infer<typeof V3Asset>) {
     resolutions: sortResolutions(downloads.flatMap((d) => kResolution(d.attributes) ?? [])),
     downloadable: downloads.length > 0,
     createdAt: isoDay(a.releaseDate),
+    downloads: a.downloadStatistics?.total,
   });
 }
 
@@ -113,7 +122,8 @@ async function fetchAssets(url: string, io: SourceIo) {
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (upstreamTypes(query.types)?.length === 0) return { assets: [], total: 0, searchUrl: searchUrl(query) };
-  const url = `${API}?${[filterParams(query), `limit=${query.limit}`, `offset=${query.offset}`, `include=${INCLUDE}`].filter(Boolean).join("&")}`;
+  const sort = SORTS[query.sort];
+  const url = `${API}?${[filterParams(query), sort && `sort=${sort}`, `limit=${query.limit}`, `offset=${query.offset}`, `include=${INCLUDE}`].filter(Boolean).join("&")}`;
   const { total, assets } = await fetchAssets(url, io);
   const wanted = typeFilter(query.types);
   const kept = assets
@@ -180,6 +190,17 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = (query: SourceQuery) => [`${SITE}/list`, filterParams(query)].filter(Boolean).join("?");
 
 export const ambientcg = defineSource(
-  { ...cc0Site(ID, "ambientCG", SITE), description: DESCRIPTION, assetTypes: ["material", "texture", "hdri", "model"], access: "api", supportsDownload: true },
+  {
+    ...cc0Site(ID, "ambientCG", SITE),
+    description: DESCRIPTION,
+    assetTypes: ["material", "texture", "hdri", "model"],
+    access: "api",
+    supportsDownload: true,
+    // Every asset is CC0; categories come from titles, formats and resolutions from the download list, dates and counts from the API.
+    filtering: {
+      upstream: ["newest", "popular"],
+      listed: ["license", "commercial", "attribution", "category", "format", "resolution", "newest", "popular"],
+    },
+  },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -176,6 +176,8 @@ export const hdrihub = defineSource(
     pricing: "paid",
     supportsDownload: false,
     unit: "assets",
+    // Search cards carry only title, type, link, picture and price: no filter or data sort can be applied to them.
+    filtering: { upstream: [], listed: [] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

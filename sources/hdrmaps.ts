@@ -5,6 +5,7 @@
  */
 import * as cheerio from "cheerio";
 import { z } from "zod";
+import type { Sort } from "../core/filters.ts";
 import { normalizeLicense } from "../core/license.ts";
 import type { AssetDetails, AssetFile, Price } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
@@ -77,8 +78,10 @@ function toAsset(p: Product) {
   });
 }
 
-export const searchApiUrl = (q: string, perPage: number, page: number, free: boolean) =>
-  `${API}?search=${encodeURIComponent(q.trim())}&per_page=${perPage}${LISTED}${free ? "&max_price=0" : ""}${page > 1 ? `&page=${page}` : ""}&_fields=${FIELDS}`;
+/** The Store API's `orderby=date&order=desc` (newest products first) on sort=newest; otherwise its own order. */
+const orderOf = (sort: Sort) => (sort === "newest" ? "&orderby=date&order=desc" : "");
+export const searchApiUrl = (q: string, perPage: number, page: number, free: boolean, sort: Sort = "relevance") =>
+  `${API}?search=${encodeURIComponent(q.trim())}&per_page=${perPage}${LISTED}${free ? "&max_price=0" : ""}${orderOf(sort)}${page > 1 ? `&page=${page}` : ""}&_fields=${FIELDS}`;
 
 async function fetchProducts(url: string, io: SourceIo): Promise<{ products: Product[]; total?: number }> {
   const { body, headers } = await io.jsonWithHeaders(url);
@@ -93,7 +96,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const free = query.free || query.downloadable; // downloadable products are exactly the free ones (the freebies' EXRs)
   const perPage = Math.min(100, Math.max(1, query.limit));
   const { pages, skip } = pageWindow(query.offset, perPage, perPage);
-  const page = (p: number) => fetchProducts(searchApiUrl(query.q, perPage, p, free), io);
+  const page = (p: number) => fetchProducts(searchApiUrl(query.q, perPage, p, free, query.sort), io);
   const results = await leadingPages(pages.map(page), io.signal);
   const products = results.flatMap((r) => r.products).slice(skip, skip + query.limit);
   const kept = products.filter((p) => !isExcluded(p) && (!free || isFreebie(p)));
@@ -174,6 +177,9 @@ export const hdrmaps = defineSource(
     pricing: "freemium",
     supportsDownload: true,
     unit: "assets",
+    // Products carry categories, the resolution and (freebies) the EXR format; their licence is a name ("Royalty-Free") without
+    // SPDX id or terms, and they have no dates or download counts.
+    filtering: { upstream: ["newest"], listed: ["category", "format", "resolution"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import type { Sort } from "../core/filters.ts";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
@@ -50,8 +51,10 @@ const Listing = z.looseObject({ success: z.boolean().optional(), data: Data });
 
 /** The query as ShareTextures' tag slug: lower case, words joined by "-". */
 export const tagOf = (q: string) => (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join("-");
-export const itemsUrl = (tag: string, page: number, perPage: number) =>
-  `${API}/items?${tag ? `tag=${encodeURIComponent(tag)}&` : ""}sortBy=most_download&page=${page}&perPage=${perPage}`;
+/** The listing's `sortBy`: `most_recent` (newest first) on sort=newest, else `most_download` (values real clients of this API send). */
+const sortBy = (sort: Sort) => (sort === "newest" ? "most_recent" : "most_download");
+export const itemsUrl = (tag: string, page: number, perPage: number, sort: Sort = "relevance") =>
+  `${API}/items?${tag ? `tag=${encodeURIComponent(tag)}&` : ""}sortBy=${sortBy(sort)}&page=${page}&perPage=${perPage}`;
 const pageUrl = (item: z.infer<typeof Item>) =>
   `${SITE}/${[item.itemType?.slug ?? "textures", item.category?.slug || [], item.slug].flat().map(encodeURIComponent).join("/")}`;
 
@@ -76,6 +79,7 @@ function toAsset(item: z.infer<typeof Item>, detail?: z.infer<typeof Detail>): A
     resolutions: sortResolutions(links.flatMap((l) => kResolution(l.title ?? "") ?? [])),
     downloadable: false,
     createdAt: item.publishDate,
+    downloads: item.downloadCount ?? undefined,
   });
 }
 
@@ -89,7 +93,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const link = searchUrl(query);
   if (!["texture", "material", "model", "pack", "other"].some(typeFilter(query.types))) return { assets: [], total: 0, searchUrl: link }; // none of its types asked
   const tag = tagOf(query.q);
-  const { answers, items } = await windowPages(query, query.limit, io, (page) => listing(itemsUrl(tag, page, query.limit), io));
+  const { answers, items } = await windowPages(query, query.limit, io, (page) => listing(itemsUrl(tag, page, query.limit, query.sort), io));
   const first = answers[0]!;
   // An unknown tag is not applied upstream: the answer is then the unfiltered listing, whose facets lack the tag.
   if (tag && first.facets?.tags && !first.facets.tags.some((t) => t.slug === tag)) return { assets: [], total: 0, searchUrl: link };
@@ -131,6 +135,14 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = ({ q }: SourceQuery) => (tagOf(q) ? `${SITE}/tag/${encodeURIComponent(tagOf(q))}` : `${SITE}/textures`);
 
 export const sharetextures = defineSource(
-  { ...cc0Site(ID, "ShareTextures", SITE), description: DESCRIPTION, assetTypes: ["texture", "model"], access: "api", supportsDownload: false },
+  {
+    ...cc0Site(ID, "ShareTextures", SITE),
+    description: DESCRIPTION,
+    assetTypes: ["texture", "model"],
+    access: "api",
+    supportsDownload: false,
+    // Listings carry the CC0 licence, the category, the publish date and the download count; authors, formats and resolutions are only in the detail.
+    filtering: { upstream: ["newest", "popular"], listed: ["license", "commercial", "attribution", "category", "newest", "popular"] },
+  },
   { mode: "live", searchUrl, search, getAsset, census },
 );

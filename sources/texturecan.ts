@@ -160,6 +160,14 @@ async function census(io: SourceIo): Promise<CensusBody> {
 const searchUrl = ({ q }: SourceQuery) => (q.trim() ? searchPageUrl(q, 1) : SITE);
 
 export const texturecan = defineSource(
-  { ...cc0Site(ID, "TextureCan", SITE), description: DESCRIPTION, assetTypes: ["texture", "model"], access: "scrape", supportsDownload: true },
+  {
+    ...cc0Site(ID, "TextureCan", SITE),
+    description: DESCRIPTION,
+    assetTypes: ["texture", "model"],
+    access: "scrape",
+    supportsDownload: true,
+    // Cards carry the CC0 licence, the zip format, the category of their code and a model's triangle count; dates and resolutions only on the page.
+    filtering: { upstream: [], listed: ["license", "commercial", "attribution", "category", "format", "maxPolys"] },
+  },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -95,6 +95,8 @@ export const texturescom = defineSource(
     pricing: "freemium",
     supportsDownload: false,
     unit: "assets",
+    // Results carry categories (from the picture path), the image size and the creation date; no licence (the site's own, credits).
+    filtering: { upstream: [], listed: ["category", "resolution", "newest"] },
   },
   { mode: "live", searchUrl, search },
 );

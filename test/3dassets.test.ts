@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
@@ -79,6 +80,7 @@ describe("3dassets: search", () => {
       animated: false,
       downloadable: true,
       createdAt: "2026-09-08T05:12:24.927Z",
+      downloads: 14,
     });
   });
 
@@ -271,5 +273,42 @@ describe("3dassets: searchUrl", () => {
   it("carries the query", () => {
     expect(threeDAssets.searchUrl(query("low poly tree"))).toBe("https://3dassets.dev/assets?q=low%20poly%20tree");
     expect(threeDAssets.searchUrl(query(" "))).toBe("https://3dassets.dev/assets");
+  });
+});
+
+describe("3dassets: filters and sorts", () => {
+  const ALL = Object.keys({
+    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
+    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
+  } satisfies Record<FilterKey, 1>) as FilterKey[];
+
+  it("fills downloads from the listing's download counts", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const { assets } = await threeDAssets.search(query("tree"), ctx);
+    expect(assets.map((a) => a.downloads)).toEqual([20, 14, 11]);
+  });
+
+  it("asks the same listing whatever the filters and sort (none has a documented upstream form)", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    await threeDAssets.search(query("tree", { sort: "newest", filters: { license: ["cc0"], author: "3d assets", category: ["nature & landscape"] } }), ctx);
+    expect(replay.requested).toEqual([`${API}/assets?q=tree&page=1&limit=3`]);
+  });
+
+  it("declares exactly the keys its listings carry", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const result = await threeDAssets.search(query("tree"), ctx);
+    const assets = result.assets;
+    const listed = threeDAssets.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    for (const key of ALL.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(threeDAssets.filtering!.upstream).toEqual([]);
   });
 });

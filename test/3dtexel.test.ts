@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
@@ -299,5 +300,30 @@ describe("3dtexel: census", () => {
 describe("3dtexel: searchUrl", () => {
   it("is WordPress' product search with the query", () => {
     expect(threeDTexel.searchUrl(query("mossy rock"))).toBe("https://3dtexel.com/?s=mossy%20rock&post_type=product");
+  });
+});
+
+describe("3dtexel: filters and sorts", () => {
+  const ALL = Object.keys({
+    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
+    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
+  } satisfies Record<FilterKey, 1>) as FilterKey[];
+
+  it("declares exactly the keys its listings carry", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const result = await threeDTexel.search(query("brick", { types: ["material"], free: true, limit: 3 }), ctx);
+    const assets = result.assets;
+    const listed = threeDTexel.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    for (const key of ALL.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(threeDTexel.filtering!.upstream).toEqual([]);
   });
 });

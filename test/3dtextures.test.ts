@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
@@ -205,5 +206,42 @@ describe("3dtextures: searchUrl", () => {
   it("opens the site's WordPress search", () => {
     expect(threeDTextures.searchUrl(query("wood tiles"))).toBe("https://3dtextures.me/?s=wood+tiles");
     expect(threeDTextures.searchUrl(query(""))).toBe("https://3dtextures.me/");
+  });
+});
+
+describe("3dtextures: filters and sorts", () => {
+  const ALL = Object.keys({
+    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
+    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
+  } satisfies Record<FilterKey, 1>) as FilterKey[];
+
+  it("asks orderby=date&order=desc on sort=newest only", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const url = `${API}?search=wood&orderby=date&order=desc&_embed=wp:term&per_page=4&page=1&${FIELDS}`;
+    // Stand-in: the recorded body of the unsorted wood search served for the newest-first URL.
+    replay.add({ method: "GET", url, file: "wp_posts_search_wood.json", status: 200, headers: { "content-type": "application/json" } }, DIR);
+    await threeDTextures.search(query("wood", { sort: "newest", filters: { license: ["cc0"] } }), ctx);
+    expect(replay.requested).toEqual([url]);
+    const other = replayContext({ now: NOW });
+    await threeDTextures.search(query("wood", { sort: "popular" }), other.ctx);
+    expect(other.replay.requested).toEqual([WOOD_URL]);
+  });
+
+  it("declares exactly the keys its listings carry", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const result = await threeDTextures.search(query("wood"), ctx);
+    const assets = result.assets;
+    const listed = threeDTextures.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    for (const key of ALL.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(threeDTextures.filtering!.upstream).toEqual(["newest"]);
   });
 });

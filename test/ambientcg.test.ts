@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { ambientcg } from "../sources/ambientcg.ts";
@@ -63,6 +64,7 @@ describe("ambientcg: search", () => {
       resolutions: ["1k", "2k", "4k", "8k", "12k", "16k"],
       downloadable: true,
       createdAt: "2026-03-08T00:00:00.000Z",
+      downloads: 51805,
     });
   });
 
@@ -209,5 +211,58 @@ describe("ambientcg: searchUrl", () => {
     expect(ambientcg.searchUrl(query("red brick"))).toBe("https://ambientcg.com/list?q=red%20brick");
     expect(ambientcg.searchUrl(query("", { types: ["hdri"] }))).toBe("https://ambientcg.com/list?type=hdri");
     expect(ambientcg.searchUrl(query(""))).toBe("https://ambientcg.com/list");
+  });
+});
+
+describe("ambientcg: filters and sorts", () => {
+  const ALL = Object.keys({
+    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
+    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
+  } satisfies Record<FilterKey, 1>) as FilterKey[];
+
+  it("asks the API for its own order on sort=newest (latest) and sort=popular", async () => {
+    const { ctx, replay } = setup();
+    for (const [sort, upstream] of [
+      ["newest", "latest"],
+      ["popular", "popular"],
+    ] as const) {
+      const url = `${API}?q=wood&sort=${upstream}&limit=3&offset=0&${INCLUDE}`;
+      // Stand-in: the recorded body of the unfiltered q=wood search served for the sorted URL.
+      replay.add(
+        { method: "GET", url, file: "v3_search_wood.json", status: 200, headers: { "content-type": "application/json" } },
+        join(FIXTURES, "ambientcg"),
+      );
+      await ambientcg.search(query("wood", { limit: 3, sort }), ctx);
+      expect(replay.requested.at(-1)).toBe(url);
+    }
+  });
+
+  it("sends no sort for relevance or name, and no parameter for filters the API has none for", async () => {
+    const { ctx, replay } = setup();
+    await ambientcg.search(query("wood", { limit: 3, sort: "name", filters: { license: ["cc0"], resolution: 4, format: ["png"] } }), ctx);
+    expect(replay.requested).toEqual([WOOD_URL]);
+  });
+
+  it("fills downloads from downloadStatistics.total", async () => {
+    const { ctx } = setup();
+    const { assets } = await ambientcg.search(query("wood", { limit: 3 }), ctx);
+    expect(assets.map((a) => a.downloads)).toEqual([1649, 51805, 65672]);
+  });
+
+  it("declares exactly the keys its listings carry", async () => {
+    const { ctx } = setup();
+    const { assets } = await ambientcg.search(query("wood", { limit: 3 }), ctx);
+    const listed = ambientcg.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    for (const key of ALL.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(ambientcg.filtering!.upstream).toEqual(["newest", "popular"]);
   });
 });

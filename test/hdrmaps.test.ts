@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
@@ -298,5 +299,42 @@ describe("hdrmaps: searchUrl", () => {
   it("is the shop's product search, narrowed to freebies when free", () => {
     expect(hdrmaps.searchUrl(query("blue sky"))).toBe("https://hdrmaps.com/?s=blue%20sky&post_type=product");
     expect(hdrmaps.searchUrl(query("sunset", { free: true }))).toBe("https://hdrmaps.com/?s=sunset&post_type=product&product_cat=freebies");
+  });
+});
+
+describe("hdrmaps: filters and sorts", () => {
+  const ALL = Object.keys({
+    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
+    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
+  } satisfies Record<FilterKey, 1>) as FilterKey[];
+
+  it("asks orderby=date&order=desc on sort=newest only", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const url = `${API}?search=sunset&per_page=4&category=${EXCLUDED}&category_operator=not_in&orderby=date&order=desc&_fields=${FIELDS}`;
+    // Stand-in: the recorded body of the unsorted sunset search served for the newest-first URL.
+    replay.add({ method: "GET", url, file: "search_sunset.json", status: 200, headers: { "content-type": "application/json" } }, join(FIXTURES, "hdrmaps"));
+    await hdrmaps.search(query("sunset", { sort: "newest", filters: { resolution: 16 } }), ctx);
+    expect(replay.requested).toEqual([url]);
+    const other = replayContext({ now: NOW });
+    await hdrmaps.search(query("sunset", { sort: "popular" }), other.ctx);
+    expect(other.replay.requested).toEqual([SEARCH_SUNSET]);
+  });
+
+  it("declares exactly the keys its listings carry", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const result = await hdrmaps.search(query("sunset"), ctx);
+    const assets = result.assets;
+    const listed = hdrmaps.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    for (const key of ALL.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(hdrmaps.filtering!.upstream).toEqual(["newest"]);
   });
 });

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
@@ -60,6 +61,7 @@ describe("sharetextures: search", () => {
       price: { free: true },
       downloadable: false,
       createdAt: "2018-09-02T00:00:00.000Z",
+      downloads: 6643,
     });
   });
 
@@ -145,6 +147,7 @@ describe("sharetextures: getAsset", () => {
       resolutions: ["1k", "2k", "4k"],
       downloadable: false,
       createdAt: "2018-09-02T00:00:00.000Z",
+      downloads: 6643,
       files: [],
     });
   });
@@ -190,5 +193,49 @@ describe("sharetextures: searchUrl", () => {
   it("opens the site's tag page", () => {
     expect(sharetextures.searchUrl(query("Brick Wall"))).toBe("https://www.sharetextures.com/tag/brick-wall");
     expect(sharetextures.searchUrl(query(""))).toBe("https://www.sharetextures.com/textures");
+  });
+});
+
+describe("sharetextures: filters and sorts", () => {
+  const ALL = Object.keys({
+    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
+    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
+  } satisfies Record<FilterKey, 1>) as FilterKey[];
+
+  it("asks sortBy=most_recent on sort=newest, most_download otherwise", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const url = `${API}/items?tag=brick-wall&sortBy=most_recent&page=1&perPage=3`;
+    // Stand-in: the recorded body of the brick-wall listing sorted by downloads, served for the newest-first URL.
+    replay.add({ method: "GET", url, file: "items_brick-wall.json", status: 200, headers: { "content-type": "application/json" } }, DIR);
+    await sharetextures.search(query("brick wall", { sort: "newest" }), ctx);
+    expect(replay.requested).toEqual([url]);
+    for (const sort of ["popular", "name"] as const) {
+      const other = replayContext({ now: NOW });
+      await sharetextures.search(query("brick wall", { sort, filters: { license: ["cc0"], category: ["wall"] } }), other.ctx);
+      expect(other.replay.requested).toEqual([BRICK_URL]);
+    }
+  });
+
+  it("fills downloads from downloadCount", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const { assets } = await sharetextures.search(query("brick wall"), ctx);
+    expect(assets.map((a) => a.downloads)).toEqual([6643, 2291, 2267]);
+  });
+
+  it("declares exactly the keys its listings carry", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const { assets } = await sharetextures.search(query("brick wall"), ctx);
+    const listed = sharetextures.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    for (const key of ALL.filter((k) => !listed.includes(k)))
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(sharetextures.filtering!.upstream).toEqual(["newest", "popular"]);
   });
 });
