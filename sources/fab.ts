@@ -41,6 +41,8 @@ export const fab = defineSource(
     pricing: "freemium",
     supportsDownload: false,
     unit: "assets",
+    // No search-page parameter for a licence, format or order was found documented: filters cannot be passed on.
+    filtering: { upstream: [], listed: [] },
   },
   { mode: "link", searchUrl },
 );

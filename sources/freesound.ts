@@ -3,13 +3,15 @@
  * sent as `Authorization: Token <key>`, so that it never appears in a URL or an error message.
  */
 import { z } from "zod";
-import { ccLicenseFromUrl } from "../core/license.ts";
+import type { SearchFilters, Sort } from "../core/filters.ts";
+import { ccLicenseFromUrl, licenseFamily } from "../core/license.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { mapAll } from "./kit/filters.ts";
 import { htmlText } from "./kit/html.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
@@ -22,6 +24,37 @@ export const SEARCH_FIELDS = "id,name,url,username,license,tags,description,crea
 const PREVIEWS = ["preview-hq-mp3", "preview-hq-ogg", "preview-lq-mp3", "preview-lq-ogg"] as const;
 const extOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
 
+/** The `license` filter's names of Freesound's licences (API v2 search docs), by our licence family. */
+const LICENSE_NAMES: Record<string, string> = { cc0: "Creative Commons 0", "cc-by": "Attribution", "cc-by-nc": "Attribution NonCommercial" };
+/** Original file types the `type` filter can ask; mp3 and ogg are left out: every sound lists them as its preview formats too. */
+const ORIGINAL_TYPES = ["wav", "aiff", "m4a", "flac"];
+/** The API's `sort` options for our data sorts: newest added first, most downloaded first. */
+const SORTS: Partial<Record<Sort, string>> = { newest: "created_desc", popular: "downloads_desc" };
+
+const quoted = (s: string) => `"${s.replace(/["\\]/g, "\\$&")}"`;
+/** A Solr filter on `field` matching any of the values. */
+const anyOf = (field: string, values: string[] | undefined) => values && `${field}:${values.length === 1 ? values[0] : `(${values.join(" OR ")})`}`;
+
+/**
+ * The filters in the search's `filter` parameter (Solr syntax, space-separated filters all apply): the licence by its
+ * Freesound name, commercial use and no attribution as the licences that allow them, the uploader's `username`
+ * (matched whole, case-insensitive) and the original file `type`.
+ */
+export function soundFilter(f: SearchFilters): string | undefined {
+  const commercial = f.commercial === undefined ? undefined : f.commercial ? ["Attribution", "Creative Commons 0"] : ["Attribution NonCommercial"];
+  const parts = [
+    anyOf("license", mapAll(f.license, (t) => LICENSE_NAMES[licenseFamily(t)])?.map(quoted)),
+    anyOf("license", commercial?.map(quoted)),
+    f.attribution === false ? `license:${quoted("Creative Commons 0")}` : undefined,
+    f.author ? `username:${quoted(f.author)}` : undefined,
+    anyOf(
+      "type",
+      mapAll(f.format, (x) => (ORIGINAL_TYPES.includes(x) ? x : undefined)),
+    ),
+  ];
+  return parts.filter(Boolean).join(" ") || undefined;
+}
+
 const Links = z.record(z.string(), z.string());
 const Sound = z.looseObject({
   id: z.number().int(),
@@ -29,7 +62,7 @@ const Sound = z.looseObject({
   license: z.string(),
   tags: z.array(z.string()).default([]),
   ...z.object({ url: z.string(), username: z.string(), description: z.string(), created: z.string(), type: z.string(), download: z.string() }).partial().shape,
-  ...z.object({ filesize: z.number(), previews: Links, images: Links }).partial().shape,
+  ...z.object({ filesize: z.number(), previews: Links, images: Links, num_downloads: z.number().min(0) }).partial().shape,
 });
 const SearchPage = z.looseObject({ count: z.number().optional(), results: z.array(z.unknown()) });
 
@@ -62,6 +95,7 @@ export function soundToAsset(s: z.infer<typeof Sound>) {
     // Every sound has public previews; the original file needs the user's OAuth2 login.
     downloadable: true,
     createdAt: s.created,
+    downloads: s.num_downloads === undefined ? undefined : Math.round(s.num_downloads),
   });
 }
 
@@ -83,7 +117,9 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   if (query.types.length && !query.types.includes("audio")) return { assets: [], searchUrl: searchUrl(query) };
   const pageSize = query.offset % query.limit === 0 ? query.limit : 50;
   const page = async (n: number) => {
-    const url = `${API}/search/text/?${new URLSearchParams({ query: query.q.trim(), fields: SEARCH_FIELDS, page_size: String(pageSize), page: String(n) })}`;
+    const narrowing = compact({ filter: soundFilter(query.filters), sort: SORTS[query.sort] });
+    const params = { query: query.q.trim(), ...narrowing, fields: SEARCH_FIELDS, page_size: String(pageSize), page: String(n) };
+    const url = `${API}/search/text/?${new URLSearchParams(params)}`;
     // Past the last page Freesound answers 404 ("Invalid page"): nothing more to show.
     const body = n > 1 ? ((await unlessGone(io.json(url, auth(io)))) ?? { results: [] }) : await io.json(url, auth(io));
     const parsed = SearchPage.safeParse(body);
@@ -127,6 +163,11 @@ export const freesound = defineSource(
     supportsDownload: true,
     key: { env: "FREESOUND_API_KEY", required: true },
     unit: "assets",
+    filtering: {
+      upstream: ["license", "commercial", "attribution", "author", "format", "newest", "popular"],
+      // Search results carry the licence deed, the uploader, the file type and previews, the date added and the download count.
+      listed: ["license", "commercial", "attribution", "author", "format", "newest", "popular"],
+    },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -249,6 +249,8 @@ export const itchio = defineSource(
     pricing: "freemium",
     supportsDownload: false,
     unit: "packs",
+    // Cards name the author and nothing else a filter reads; the site's search page takes no filters, so none go upstream.
+    filtering: { upstream: [], listed: ["author"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -5,7 +5,7 @@
  */
 import { type CheerioAPI, load } from "cheerio";
 import { UpstreamError } from "../core/http/types.ts";
-import { normalizeLicense } from "../core/license.ts";
+import { licenseFamily, normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
@@ -32,16 +32,44 @@ const ART_TYPES = [
   { tid: 11, label: "Document", type: "other" },
 ] as const satisfies ReadonlyArray<{ tid: number; label: string; type: AssetType }>;
 
+/** OpenGameArt's licences (taxonomy term ids of `field_art_licenses_tid`, from the search page's own filter) by our licence id. */
+const LICENSE_TIDS: Record<string, number> = {
+  "CC0-1.0": 4,
+  "CC-BY-3.0": 2,
+  "CC-BY-4.0": 17981,
+  "CC-BY-SA-3.0": 3,
+  "CC-BY-SA-4.0": 17982,
+  "OGA-BY-3.0": 10310,
+  "OGA-BY-4.0": 31772,
+  "GPL-2.0": 5,
+  "GPL-3.0": 6,
+};
+
+/** The licence terms a `license` token names; none for a licence the site does not offer (no art there has it). */
+const licenseTids = (token: string) =>
+  Object.entries(LICENSE_TIDS).flatMap(([id, tid]) => (id.toLowerCase() === token || licenseFamily(id) === token ? [tid] : []));
+
+/**
+ * The search page's own narrowing for the filters and sort: art offered under any of the wanted licences, and
+ * `sort_by=created` (post date, newest first). Undefined when the wanted licences are none the site offers.
+ */
+function narrowing(query: SourceQuery): string | undefined {
+  const tids = query.filters.license?.flatMap(licenseTids);
+  if (tids && !tids.length) return undefined;
+  const licences = [...new Set(tids ?? [])].map((tid, i) => `&field_art_licenses_tid%5B${i}%5D=${tid}`).join("");
+  return `${licences}${query.sort === "newest" ? "&sort_by=created&sort_order=DESC" : ""}`;
+}
+
 /** The art types to ask for our types; material is searched as texture (OpenGameArt has no materials). */
 function artTypesFor(types: readonly AssetType[]) {
   const wanted = new Set<AssetType>(types.map((t) => (t === "material" ? "texture" : t)));
   return ART_TYPES.filter((a) => wanted.has(a.type));
 }
 
-/** The advanced search (Drupal's form encoding: spaces as `+`) for the text and art types, at a 0-based page. */
-function listUrl(q: string, arts: readonly { tid: number }[], page: number): string {
+/** The advanced search (Drupal's form encoding: spaces as `+`) for the text, art types and narrowing, at a 0-based page. */
+function listUrl(q: string, arts: readonly { tid: number }[], page: number, narrow = ""): string {
   const filters = arts.map(({ tid }, i) => `&field_art_type_tid%5B${i}%5D=${tid}`).join("");
-  return `${SITE}/art-search-advanced?keys=${encodeURIComponent(q.trim()).replace(/%20/g, "+")}${filters}${page > 0 ? `&page=${page}` : ""}`;
+  return `${SITE}/art-search-advanced?keys=${encodeURIComponent(q.trim()).replace(/%20/g, "+")}${filters}${narrow}${page > 0 ? `&page=${page}` : ""}`;
 }
 const contentUrl = (slug: string) => `${SITE}/content/${slug}`;
 
@@ -68,14 +96,15 @@ async function listPage(io: SourceIo, url: string, type: AssetType): Promise<{ a
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   const arts = artTypesFor(query.types);
-  if (query.types.length && !arts.length) return { assets: [], total: 0, searchUrl: searchUrl(query) };
+  const narrow = narrowing(query);
+  if ((query.types.length && !arts.length) || narrow === undefined) return { assets: [], total: 0, searchUrl: searchUrl(query) };
   // A card does not say its art type: it is known only when the asked art types agree on one of ours.
   const type: AssetType = new Set(arts.map((a) => a.type)).size === 1 ? arts[0]!.type : "other";
   const { pages, skip } = pageWindow(query.offset, query.limit, PAGE_SIZE);
   const assets: Asset[] = [];
   let total = 0;
   for (const [i, page] of pages.slice(0, MAX_PAGES).entries()) {
-    const fetchPage = () => listPage(io, listUrl(query.q, arts, page - 1), type);
+    const fetchPage = () => listPage(io, listUrl(query.q, arts, page - 1, narrow), type);
     const parsed = i === 0 ? await fetchPage() : await followUpPage(fetchPage, io.signal);
     if (!parsed) break;
     total = parsed.total;
@@ -196,8 +225,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
   });
 }
 
-/** The same search on the site: the search text and the art types of the asked types (all art is free). */
-const searchUrl = (query: SourceQuery) => listUrl(query.q, artTypesFor(query.types), 0);
+/** The same search on the site: the search text, the art types of the asked types and the narrowing (all art is free). */
+const searchUrl = (query: SourceQuery) => listUrl(query.q, artTypesFor(query.types), 0, narrowing(query));
 
 export const opengameart = defineSource(
   {
@@ -212,6 +241,8 @@ export const opengameart = defineSource(
     pricing: "free",
     supportsDownload: true,
     unit: "assets",
+    // Result cards hold only a title and a thumbnail: the site narrows, the listings carry nothing to check.
+    filtering: { upstream: ["license", "newest"], listed: [] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -11,6 +11,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { ccCode, mapAll } from "./kit/filters.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
@@ -23,6 +24,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AUDIO_EXT = /\.(mp3|ogg|oga|opus|wav|flac|aiff?|m4a|aac|mid|midi)$/i;
 /** Hosts whose URLs answer the audio bytes to a plain GET although the path has no extension. */
 const DIRECT_HOSTS = [/(^|\.)storage\.jamendo\.com$/i];
+
+/** The audio `category` values the API accepts (its audio search request's category enum). */
+const CATEGORIES = ["audiobook", "music", "news", "podcast", "pronunciation", "sound_effect"];
+/** Formats this source renames from Openverse's filetype (mp32 → mp3, oga → ogg): the API's `extension` holds the site's own name, so these are not asked upstream. */
+const RENAMED_FORMATS = ["mp3", "ogg"];
 
 const [str, num] = [z.string().nullish(), z.number().nullish()];
 const AudioRecord = z.looseObject({
@@ -97,9 +103,26 @@ function filesOf(r: AudioRecord): AssetFile[] {
     });
 }
 
+/**
+ * The filters in the API's own parameters: `license` (comma-separated licence codes), `license_type=commercial`
+ * (licences without NC), `category` and `extension` (comma-separated, any of), and `creator` (a creator-only search
+ * the API ignores next to `q`, so it is sent only without search words). Sorting is left out: the API answers
+ * anonymous clients in relevance order whatever `unstable__sort_by` says.
+ */
+function filterParams({ q, filters: f }: SourceQuery): Record<string, string | undefined> {
+  const list = (values: string[] | undefined) => values?.join(",");
+  return {
+    license: list(mapAll(f.license, ccCode)),
+    license_type: f.commercial === true ? "commercial" : undefined,
+    category: list(mapAll(f.category, (c) => (CATEGORIES.includes(c) ? c : undefined))),
+    extension: list(mapAll(f.format, (x) => (RENAMED_FORMATS.includes(x) ? undefined : x))),
+    creator: q.trim() ? undefined : f.author,
+  };
+}
+
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (query.types.length && !query.types.includes("audio")) return { assets: [], searchUrl: searchUrl(query) };
-  const params = new URLSearchParams(compact({ q: query.q.trim(), page_size: String(PAGE_SIZE) }));
+  const params = new URLSearchParams(compact({ q: query.q.trim(), page_size: String(PAGE_SIZE), ...filterParams(query) }));
   let pageCount = Infinity;
   const page = async (n: number) => {
     if (n > pageCount) return { items: [] };
@@ -166,6 +189,11 @@ export const openverse = defineSource(
     pricing: "free",
     supportsDownload: true,
     unit: "assets",
+    filtering: {
+      upstream: ["license", "commercial", "category", "format", "author"],
+      // Records carry a Creative Commons licence with its terms, the creator, the category and source, and the file type.
+      listed: ["license", "commercial", "attribution", "author", "category", "format"],
+    },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

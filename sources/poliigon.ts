@@ -32,6 +32,8 @@ export const poliigon = defineSource(
     pricing: "freemium",
     supportsDownload: false,
     unit: "assets",
+    // No search-page parameter for a licence, format or order was found documented: filters cannot be passed on.
+    filtering: { upstream: [], listed: [] },
   },
   { mode: "link", searchUrl },
 );

@@ -25,6 +25,8 @@ export const turbosquid = defineSource(
     pricing: "freemium",
     supportsDownload: false,
     unit: "assets",
+    // No search-page parameter for a licence, format or order was found documented: filters cannot be passed on.
+    filtering: { upstream: [], listed: [] },
   },
   { mode: "link", searchUrl },
 );

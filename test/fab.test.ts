@@ -36,4 +36,9 @@ describe("fab (link only)", () => {
     expect(fab.license).toBeUndefined();
     expect(Provider.parse(toProvider(fab, {}))).toMatchObject({ id: "fab", enabled: true, mode: "link" });
   });
+  it("declares no filter or sort it can pass on, and its searchUrl ignores them", () => {
+    expect(fab.filtering).toEqual({ upstream: [], listed: [] });
+    const filtered = query({ filters: { license: ["cc0"], format: ["fbx"], commercial: true }, sort: "newest" });
+    expect(fab.searchUrl(filtered)).toBe(fab.searchUrl(query()));
+  });
 });

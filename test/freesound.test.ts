@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { toProvider } from "../core/source.ts";
-import { freesound, parseSound, SEARCH_FIELDS, soundFiles, soundToAsset } from "../sources/freesound.ts";
+import { freesound, parseSound, SEARCH_FIELDS, soundFiles, soundFilter, soundToAsset } from "../sources/freesound.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
@@ -83,6 +84,7 @@ describe("freesound: search", () => {
       formats: ["wav", "mp3", "ogg"],
       downloadable: true,
       createdAt: "2018-01-15T00:02:51",
+      downloads: 164,
     });
     const many = (fixture("search_text_results_array_openverse_catalog.json") as unknown[]).map((r, i) => soundToAsset(parseSound(r, `#${i}`)));
     for (const a of many) Asset.parse(a);
@@ -252,5 +254,77 @@ describe("freesound: census", () => {
 describe("freesound: searchUrl", () => {
   it("opens the site's search", () => {
     expect(freesound.searchUrl(query("door creak"))).toBe("https://freesound.org/search/?q=door%20creak");
+  });
+});
+
+describe("freesound: filters and sorts", () => {
+  const KEYS: FilterKey[] = [
+    "license",
+    "commercial",
+    "attribution",
+    "author",
+    "category",
+    "format",
+    "resolution",
+    "maxPolys",
+    "animated",
+    "rigged",
+    "newest",
+    "popular",
+  ];
+  // The full-field result items (recorded by the Openverse catalog tests): the recorded search answer asked no
+  // fields=, so it holds only the default fields, not the date, type or download count a real search here asks.
+  const full = () => (fixture("search_text_results_array_openverse_catalog.json") as unknown[]).map((r, i) => soundToAsset(parseSound(r, `#${i}`)));
+
+  it("passes licence, uploader and original type in `filter`, and the sort, to the API", async () => {
+    const { ctx, replay } = replayContext({ now: NOW, env: ENV });
+    const filtered =
+      `${API}/search/text/?query=bass&filter=license%3A%22Creative+Commons+0%22+username%3A%22veiler%22+type%3Awav` +
+      `&sort=downloads_desc&fields=${fields}&page_size=2&page=1`;
+    // STAND-IN: the recorded body of the unfiltered "bass" search, served for the filtered URL.
+    replay.add(
+      { method: "GET", url: filtered, file: "apiv2_search_text_bass_trimmed.json", status: 200, headers: { "content-type": "application/json" } },
+      join(FIXTURES, "freesound"),
+    );
+    const filters = { license: ["cc0"], author: "veiler", format: ["wav"] };
+    const res = await freesound.search(query("bass", { limit: 2, filters, sort: "popular" }), ctx);
+    expect(replay.requested).toEqual([filtered]);
+    expect(res.assets.map((a) => a.nativeId)).toEqual(["209943", "529718"]);
+  });
+
+  it("writes each filter in the API's filter syntax and its sorts", () => {
+    expect(soundFilter({ license: ["cc-by-4.0", "cc-by-nc"] })).toBe('license:("Attribution" OR "Attribution NonCommercial")');
+    expect(soundFilter({ commercial: true })).toBe('license:("Attribution" OR "Creative Commons 0")');
+    expect(soundFilter({ commercial: false })).toBe('license:"Attribution NonCommercial"');
+    expect(soundFilter({ attribution: false })).toBe('license:"Creative Commons 0"');
+    expect(soundFilter({ attribution: true })).toBeUndefined(); // the search checks the listed licence terms
+    expect(soundFilter({ format: ["wav", "flac"] })).toBe("type:(wav OR flac)");
+  });
+
+  it("leaves out a filter whose values cannot all be asked (a licence Freesound lacks, a preview format)", async () => {
+    expect(soundFilter({ license: ["cc0", "cc-by-sa"] })).toBeUndefined();
+    expect(soundFilter({ format: ["wav", "mp3"] })).toBeUndefined();
+    const { ctx, replay } = replayContext({ now: NOW, env: ENV });
+    await freesound.search(query("bass", { limit: 2, filters: { license: ["cc-by-sa"], format: ["ogg"] } }), ctx);
+    expect(replay.requested).toEqual([BASS]);
+    const newest = replayContext({ now: NOW, env: ENV });
+    newest.replay.add({
+      url: `${API}/search/text/?query=kick&sort=created_desc&fields=${fields}&page_size=24&page=1`,
+      body: '{"count":0,"results":[]}',
+      note: "scripted",
+    });
+    expect((await freesound.search(query("kick", { sort: "newest" }), newest.ctx)).assets).toEqual([]);
+  });
+
+  it("declares what its listings carry, and they carry it", () => {
+    const { upstream, listed } = freesound.filtering!;
+    expect(listed).toEqual(["license", "commercial", "attribution", "author", "format", "newest", "popular"]);
+    expect(upstream).toEqual(["license", "commercial", "attribution", "author", "format", "newest", "popular"]);
+    const assets = full();
+    for (const key of KEYS) expect([key, assets.some((a) => carries(a, key))]).toEqual([key, listed.includes(key)]);
+  });
+
+  it("fills downloads from num_downloads", () => {
+    expect(full().map((a) => a.downloads)).toEqual([87, 23, 22, 67, 10, 164]);
   });
 });

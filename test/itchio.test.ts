@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { itchio, parsePrice, parseSize, typeFromTags } from "../sources/itchio.ts";
@@ -315,5 +316,35 @@ describe("itchio helpers", () => {
     expect(typeFromTags(["music", "sound-effects"])).toBe("audio");
     expect(typeFromTags(["3d", "pixel-art"])).toBe("pack");
     expect(typeFromTags(["cozy"])).toBe("pack");
+  });
+});
+
+describe("itchio filters", () => {
+  const KEYS: FilterKey[] = [
+    "license",
+    "commercial",
+    "attribution",
+    "author",
+    "category",
+    "format",
+    "resolution",
+    "maxPolys",
+    "animated",
+    "rigged",
+    "newest",
+    "popular",
+  ];
+
+  it("passes no filter upstream: the asked URLs stay the same", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    await itchio.search(query({ filters: { author: "brokenvector", license: ["cc0"] }, sort: "newest" }), ctx);
+    expect(replay.requested).toEqual([SEARCH]);
+  });
+
+  it("declares the author as listed, and the cards of the search page and the browse listing carry it", async () => {
+    expect(itchio.filtering).toEqual({ upstream: [], listed: ["author"] });
+    const { ctx } = replayContext({ now: NOW });
+    const assets = [...(await itchio.search(query(), ctx)).assets, ...(await itchio.search(query({ q: "", types: ["model"], free: true }), ctx)).assets];
+    for (const key of KEYS) expect([key, assets.some((a) => carries(a, key))]).toEqual([key, key === "author"]);
   });
 });

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { licenseOf, opengameart, postDate } from "../sources/opengameart.ts";
@@ -269,5 +270,59 @@ describe("opengameart census", () => {
     const broken = replayContext({ now: NOW });
     broken.replay.add({ url: CENSUS(10), body: "<html>changed</html>" });
     await expect(opengameart.census(broken.ctx)).rejects.toThrow(/^opengameart: /);
+  });
+});
+
+describe("opengameart filters", () => {
+  const KEYS: FilterKey[] = [
+    "license",
+    "commercial",
+    "attribution",
+    "author",
+    "category",
+    "format",
+    "resolution",
+    "maxPolys",
+    "animated",
+    "rigged",
+    "newest",
+    "popular",
+  ];
+  const LICENSED = `${TREE_3D}&field_art_licenses_tid%5B0%5D=4&field_art_licenses_tid%5B1%5D=10310&field_art_licenses_tid%5B2%5D=31772&sort_by=created&sort_order=DESC`;
+
+  it("asks the search page's licence terms and post-date order", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // STAND-IN: the recorded body of the unfiltered "tree" 3D search, served for the filtered URL.
+    replay.add(
+      { method: "GET", url: LICENSED, file: "search_tree_3d.html", status: 200, headers: { "content-type": "text/html; charset=utf-8" } },
+      join(FIXTURES, "opengameart"),
+    );
+    const res = await opengameart.search(query({ filters: { license: ["cc0-1.0", "oga-by"] }, sort: "newest" }), ctx);
+    expect(replay.requested).toEqual([LICENSED]);
+    expect(res.assets).toHaveLength(24);
+    expect(opengameart.searchUrl(query({ filters: { license: ["cc0-1.0", "oga-by"] }, sort: "newest" }))).toBe(LICENSED);
+  });
+
+  it("asks only the licences the site offers, and nothing when it offers none of them", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // MIT is no licence term of OpenGameArt (its search form lists nine): no art there has it, so it narrows nothing away.
+    const cc0 = `${TREE_3D}&field_art_licenses_tid%5B0%5D=4`;
+    // STAND-IN: the recorded body of the unfiltered "tree" 3D search, served for the filtered URL.
+    replay.add(
+      { method: "GET", url: cc0, file: "search_tree_3d.html", status: 200, headers: { "content-type": "text/html; charset=utf-8" } },
+      join(FIXTURES, "opengameart"),
+    );
+    await opengameart.search(query({ filters: { license: ["cc0", "mit"] } }), ctx);
+    expect(replay.requested).toEqual([cc0]);
+    const none = replayContext({ now: NOW });
+    expect(await opengameart.search(query({ filters: { license: ["mit"] } }), none.ctx)).toMatchObject({ assets: [], total: 0 });
+    expect(none.replay.requested).toEqual([]);
+  });
+
+  it("declares no listed keys: result cards hold only a title and a thumbnail", async () => {
+    expect(opengameart.filtering).toEqual({ upstream: ["license", "newest"], listed: [] });
+    const { ctx } = replayContext({ now: NOW });
+    const { assets } = await opengameart.search(query(), ctx);
+    for (const key of KEYS) expect([key, assets.some((a) => carries(a, key))]).toEqual([key, false]);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { isPlainFileUrl, openverse } from "../sources/openverse.ts";
@@ -247,5 +248,71 @@ describe("openverse: searchUrl", () => {
   it("opens the audio search on openverse.org", () => {
     expect(openverse.searchUrl(query("rain loop"))).toBe("https://openverse.org/search/audio?q=rain%20loop");
     expect(openverse.searchUrl(query(""))).toBe("https://openverse.org/search/audio");
+  });
+});
+
+describe("openverse: filters", () => {
+  const KEYS: FilterKey[] = [
+    "license",
+    "commercial",
+    "attribution",
+    "author",
+    "category",
+    "format",
+    "resolution",
+    "maxPolys",
+    "animated",
+    "rigged",
+    "newest",
+    "popular",
+  ];
+  const serve = (replay: ReturnType<typeof replayContext>["replay"], url: string) =>
+    // STAND-IN: the recorded body of the unfiltered "cat" search, served for the filtered URL.
+    replay.add(
+      { method: "GET", url, file: "v1_audio_search_q-cat_trimmed.json", status: 200, headers: { "content-type": "application/json" } },
+      join(FIXTURES, "openverse"),
+    );
+
+  it("passes licence codes, commercial use, category and extension to the API", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const filtered = `${API}/?q=cat&page_size=20&license=by-nc-nd%2Cby-sa&license_type=commercial&category=music%2Csound_effect&extension=flac%2Cwav&page=1`;
+    serve(replay, filtered);
+    const filters = {
+      license: ["cc-by-nc-nd-3.0", "cc-by-sa"],
+      commercial: true,
+      category: ["music", "sound_effect"],
+      format: ["flac", "wav"],
+      author: "nordgroove",
+    };
+    const res = await openverse.search(query("cat", { filters }), ctx);
+    // `creator` is left out next to `q` (the API ignores it there); the search checks the listed author.
+    expect(replay.requested).toEqual([filtered]);
+    expect(res.assets).toHaveLength(3);
+  });
+
+  it("asks a creator-only search when there are no search words", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const filtered = `${API}/?page_size=20&creator=nordgroove&page=1`;
+    serve(replay, filtered);
+    await openverse.search(query("", { filters: { author: "nordgroove" } }), ctx);
+    expect(replay.requested).toEqual([filtered]);
+  });
+
+  it("leaves out a filter whose values cannot all be asked", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    // mit has no Creative Commons code, jamendo is a source (not an audio category), mp3 is renamed from the API's mp32,
+    // and the API has no licence type for non-commercial licences.
+    const filters = { license: ["cc0", "mit"], category: ["music", "jamendo"], format: ["mp3"], commercial: false };
+    await openverse.search(query("cat", { filters, sort: "newest" }), ctx);
+    expect(replay.requested).toEqual([CAT]);
+  });
+
+  it("declares what its listings carry, and they carry it", async () => {
+    const { upstream, listed } = openverse.filtering!;
+    expect(upstream).toEqual(["license", "commercial", "category", "format", "author"]);
+    const { ctx } = replayContext({ now: NOW });
+    const { assets } = await openverse.search(query("cat"), ctx);
+    // No dates of creation (only when Openverse indexed a record) and no download counts: neither sort is listed.
+    for (const key of KEYS) expect([key, assets.some((a) => carries(a, key))]).toEqual([key, listed.includes(key)]);
   });
 });

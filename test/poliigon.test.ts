@@ -38,4 +38,9 @@ describe("poliigon (link only)", () => {
     expect(poliigon.key).toBeUndefined();
     expect(Provider.parse(toProvider(poliigon, {}))).toMatchObject({ id: "poliigon", enabled: true, mode: "link" });
   });
+  it("declares no filter or sort it can pass on, and its searchUrl ignores them", () => {
+    expect(poliigon.filtering).toEqual({ upstream: [], listed: [] });
+    const filtered = query({ filters: { license: ["cc0"], format: ["fbx"], commercial: true }, sort: "newest" });
+    expect(poliigon.searchUrl(filtered)).toBe(poliigon.searchUrl(query()));
+  });
 });

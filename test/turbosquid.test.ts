@@ -36,4 +36,9 @@ describe("turbosquid (link only)", () => {
     expect(turbosquid.key).toBeUndefined();
     expect(Provider.parse(toProvider(turbosquid, {}))).toMatchObject({ id: "turbosquid", enabled: true, mode: "link" });
   });
+  it("declares no filter or sort it can pass on, and its searchUrl ignores them", () => {
+    expect(turbosquid.filtering).toEqual({ upstream: [], listed: [] });
+    const filtered = query({ filters: { license: ["cc0"], format: ["fbx"], commercial: true }, sort: "newest" });
+    expect(turbosquid.searchUrl(filtered)).toBe(turbosquid.searchUrl(query()));
+  });
 });
