@@ -2,6 +2,7 @@
  * The facets of a search: how many of the merged results (every index hit and every live listing,
  * de-duplicated, before paging) fall in each type, licence family, source and file format.
  */
+import { formatName } from "./filters.ts";
 import { licenseFamily } from "./license.ts";
 import type { Asset, FacetCount, Facets } from "./schemas/index.ts";
 
@@ -21,6 +22,6 @@ export function countFacets(assets: readonly Asset[]): Facets {
     type: counted(assets, (a) => [a.type]),
     license: counted(assets, (a) => [familyOf(a)]),
     source: counted(assets, (a) => [a.provider]),
-    format: counted(assets, (a) => (a.formats?.length ? a.formats.map((f) => f.toLowerCase()) : ["unknown"])),
+    format: counted(assets, (a) => (a.formats?.length ? a.formats.map(formatName) : ["unknown"])),
   };
 }

@@ -54,6 +54,9 @@ export function licenseToken(raw: string): string | undefined {
   return LICENSE_TOKENS.includes(named) ? named : undefined;
 }
 
+/** A format as filters and facets compare it: lower case, no leading dot. */
+export const formatName = (format: string): string => format.trim().toLowerCase().replace(/^\./, "");
+
 /** `4k` → 4; undefined for anything else. */
 export function resolutionK(raw: string): number | undefined {
   const m = /^(\d{1,3})\s*k$/i.exec(raw.trim());
@@ -84,14 +87,15 @@ export const carries = (asset: Asset, key: FilterKey): boolean => CARRIES[key](a
 /** What each filter keeps, given that the record carries its field. */
 const KEEPS: { [F in FilterName]-?: (a: Asset, wanted: NonNullable<SearchFilters[F]>) => boolean } = {
   license: (a, wanted) => {
-    const id = a.license!.spdx!.toLowerCase();
+    // SPDX writes GPL-3.0-only where the licence table (and so the filter) says GPL-3.0.
+    const id = a.license!.spdx!.toLowerCase().replace(/-only$/, "");
     return wanted.includes(id) || wanted.includes(licenseFamily(id));
   },
   commercial: (a, wanted) => a.license!.commercialUse === wanted,
   attribution: (a, wanted) => a.license!.attributionRequired === wanted,
   author: (a, wanted) => fold(a.author!.trim()) === wanted,
   category: (a, wanted) => a.categories!.some((c) => wanted.includes(fold(c.trim()))),
-  format: (a, wanted) => a.formats!.some((f) => wanted.includes(f.toLowerCase().replace(/^\./, ""))),
+  format: (a, wanted) => a.formats!.some((f) => wanted.includes(formatName(f))),
   resolution: (a, wanted) => a.resolutions!.some((r) => (resolutionK(r) ?? 0) >= wanted),
   maxPolys: (a, wanted) => a.polyCount! <= wanted,
   animated: (a, wanted) => a.animated === wanted,

@@ -6,6 +6,14 @@ const END = "<!-- sources:end -->";
 
 const modeText = { indexed: "index", live: "live", link: "link only" } as const;
 
+/** Which filters and sorts the site applies (upstream), and which the search applies to its listings. */
+function filtersText(s: Source): string {
+  if (s.mode === "indexed") return "every one its records carry (index)";
+  const { upstream = [], listed = [] } = s.filtering ?? {};
+  const parts = [upstream.length ? `${s.mode === "link" ? "in its search link" : "upstream"}: ${upstream.join(", ")}` : "", listed.length ? `on its listings: ${listed.join(", ")}` : ""];
+  return parts.filter(Boolean).join("; ") || "none";
+}
+
 /** The README's source table, generated from the registry so it cannot drift from the code. */
 export function sourcesTable(sources: readonly Source[]): string {
   const rows = sources.map((s) =>
@@ -19,11 +27,12 @@ export function sourcesTable(sources: readonly Source[]): string {
       s.supportsDownload ? "yes" : "no",
       s.license ? (s.license.spdx ?? s.license.name) : "per asset",
       s.key ? `\`${s.key.env}\`${s.key.required ? " (required)" : " (optional)"}` : "",
+      filtersText(s),
     ].join(" | "),
   );
   return [
-    "| source | id | best for | types | searched | pricing | direct downloads | licence | key |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| source | id | best for | types | searched | pricing | direct downloads | licence | key | filters and sorts |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r) => `| ${r} |`),
   ].join("\n");
 }

@@ -105,14 +105,15 @@ describe("MCP over Streamable HTTP", () => {
   it("search_assets takes /v1/search's filters, sort and facets under their names", async () => {
     const result = (await client.callTool({
       name: "search_assets",
-      arguments: { q: "chair", type: ["model"], license: ["cc0"], format: ["glb"], sort: "newest", facets: true, limit: 5 },
+      arguments: { q: "sunset", type: ["hdri"], license: ["cc0"], format: ["exr"], exclude: ["ambientcg"], sort: "newest", facets: true, limit: 5 },
     })) as CallToolResult;
     const body = structured(tools, "search_assets", result) as ReturnType<typeof SearchAssetsOutput.parse>;
     expect(body.results.length).toBeGreaterThan(0);
     for (const r of body.results) {
       expect(r.license?.spdx, r.id).toBe("CC0-1.0");
-      expect(r.formats, r.id).toContain("glb");
+      expect(r.formats, r.id).toContain("exr");
     }
+    expect(body.providers.find((p) => p.provider === "ambientcg")).toBeUndefined();
     const dates = body.results.map((r) => r.createdAt ?? "");
     expect(dates).toEqual([...dates].sort().reverse());
     expect(body.facets!.total).toBe(body.facets!.source.reduce((n, f) => n + f.count, 0));

@@ -5,7 +5,7 @@
  * bounds and the description.
  */
 import { z } from "zod";
-import { LICENSE_TOKENS, licenseToken, resolutionK, SORTS, type Sort } from "../filters.ts";
+import { formatName, LICENSE_TOKENS, licenseToken, resolutionK, SORTS, type Sort } from "../filters.ts";
 import { fold } from "../text/words.ts";
 import { ASSET_TYPES, type AssetType } from "./asset.ts";
 import { booleanParam, commaList, intParam } from "./query.ts";
@@ -55,7 +55,7 @@ const ids = (description: string) => param(z.string().optional().transform(comma
 
 const isType = (t: string) => ((ASSET_TYPES as readonly string[]).includes(t) ? (t as AssetType) : undefined);
 const isFormat = (f: string) => {
-  const format = f.replace(/^\./, "");
+  const format = formatName(f);
   return /^[a-z0-9]{1,12}$/.test(format) ? format : undefined;
 };
 
