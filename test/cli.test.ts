@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { SEARCH_PARAMETERS } from "../core/schemas/index.ts";
 import { SearchAssetsOutput } from "../server/mcp/tools.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -64,10 +65,35 @@ describe("asset-search search", () => {
     expect(body.providers.map((p) => p.provider)).toEqual(["polyhaven"]);
   });
 
+  it("has a flag for every /v1/search parameter, and applies filters, sort and facets", async () => {
+    const { stdout: help } = await cli(["help"]);
+    for (const name of Object.keys(SEARCH_PARAMETERS).filter((n) => n !== "q")) {
+      expect(help, name).toContain(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    }
+    const args = ["search", "sunset", "--type", "hdri", "--providers", "polyhaven", "--license", "cc0", "--format", "exr", "--resolution", "16k"];
+    const { stdout } = await cli([...args, "--sort", "newest", "--facets", "--no-commercial", "--json"]);
+    // commercial=false: CC0 allows commercial use, so Poly Haven (CC0 only) is skipped, naming the filter.
+    expect(SearchAssetsOutput.parse(JSON.parse(stdout)).providers).toEqual([
+      expect.objectContaining({ provider: "polyhaven", status: "skipped", error: "every asset is CC0-1.0, which commercial=false leaves out" }),
+    ]);
+    const body = SearchAssetsOutput.parse(JSON.parse((await cli([...args, "--sort", "newest", "--facets", "--json"])).stdout));
+    expect(body.results.length).toBeGreaterThan(0);
+    for (const r of body.results) expect(r.resolutions, r.id).toContain("16k");
+    const dates = body.results.map((r) => r.createdAt ?? "");
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(body.facets?.source).toEqual([{ value: "polyhaven", count: body.facets!.total }]);
+    const { stdout: table } = await cli([...args, "--facets", "-n", "2"]);
+    expect(table).toMatch(/^Facets \(\d+ results in all\):$/m);
+    expect(table).toMatch(/^ {2}license {2}cc0 \(\d+\)$/m);
+  });
+
   it("refuses bad arguments with the API's message and exit code 2", async () => {
     const [failure, unknown] = await Promise.all(
       [["search", "chair", "--type", "modle"], ["frobnicate"]].map((args) => cli(args).catch((e: { code: number; stderr: string }) => e)),
     );
+    const badSort = await cli(["search", "chair", "--sort", "sideways"]).catch((e: { code: number; stderr: string }) => e);
+    expect(badSort).toMatchObject({ code: 2 });
+    expect((badSort as { stderr: string }).stderr).toMatch(/sort must be one of relevance, newest, name, popular, got 'sideways'/);
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toMatch(/unknown type 'modle'/);
     expect(unknown).toMatchObject({ code: 2 });
