@@ -233,6 +233,58 @@ describe("filters over live answers", () => {
   });
 });
 
+describe("filters the search checks on live sources' recorded answers (URLs unchanged: the sites are not asked to apply them)", () => {
+  const ENV = { GOOGLE_FONTS_API_KEY: "REPLAY_KEY", FREESOUND_API_KEY: "REPLAY_KEY", THINGIVERSE_TOKEN: "REPLAY_TOKEN" };
+  const ask = async (query: string) => {
+    const { get } = await testApp({ env: ENV });
+    return SearchResponse.parse(await (await get(`/v1/search?${query}`)).json());
+  };
+
+  it.each([
+    ["q=wood&providers=ambientcg&resolution=12k", ["ambientcg:Wood095"]],
+    ["q=chair&type=model&providers=blenderkit&attribution=false", ["blenderkit:703fe964-84bb-4468-84bd-f6aa3fb337b4"]],
+    [
+      "q=brick%20wall&type=texture&providers=sharetextures&attribution=false&commercial=true",
+      ["sharetextures:brick-wall-2", "sharetextures:brick-wall-4", "sharetextures:brick-wall-5"],
+    ],
+  ])("%s keeps exactly %o", async (query, expected) => {
+    expect(sorted((await ask(query)).results.map((r) => r.id))).toEqual(expected);
+  });
+
+  it.each([
+    ["q=sunset&type=hdri&providers=hdrmaps&resolution=20k", (a: Asset) => a.resolutions!.some((r) => Number.parseInt(r, 10) >= 20)],
+    ["q=tree&type=model&providers=3dassets&author=3d%20assets", (a: Asset) => a.author === "3D Assets"],
+    ["q=wood&type=texture&providers=3dtextures&author=gendo", (a: Asset) => a.author === "Gendo"],
+    ["q=chair&type=model&providers=blenderkit&rigged=false", (a: Asset) => a.rigged === false],
+    ["q=wood&type=texture&providers=texturecan&license=cc0&format=zip", (a: Asset) => a.license?.spdx === "CC0-1.0" && a.formats!.includes("zip")],
+  ])("%s: every result holds", async (query, holds) => {
+    const res = await ask(query);
+    expect(res.results.length, query).toBeGreaterThan(0);
+    for (const r of res.results) expect(holds(r), r.id).toBe(true);
+  });
+
+  it("an answer none of whose listings passes is ok with no results, not unfiltered", async () => {
+    const res = await ask("q=chair&type=model&providers=blenderkit&rigged=true");
+    expect(res.results).toEqual([]);
+    expect(res.providers).toEqual([expect.objectContaining({ provider: "blenderkit", status: "ok", count: 0 })]);
+  });
+
+  it("sorts live pages: popular by the downloads the site publishes, newest by date across sources", async () => {
+    const popular = await ask("q=tree&type=model&providers=3dassets&sort=popular");
+    expect(popular.results.map((r) => r.downloads)).toEqual([20, 14, 11]);
+    const newest = await ask("q=tree&type=model&providers=3dassets,texturescom&sort=newest");
+    const dates = newest.results.map((r) => r.createdAt!);
+    expect(dates).toHaveLength(4);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it("skips the sources of the same search that cannot apply the filter, naming it", async () => {
+    const res = await ask("q=wood&type=texture&providers=3dtextures,texturecan&author=gendo");
+    expect(res.providers.find((p) => p.provider === "texturecan")).toMatchObject({ status: "skipped", error: "cannot filter by author: publishes no authors" });
+    expect(res.results.every((r) => r.provider === "3dtextures")).toBe(true);
+  });
+});
+
 describe("GET /v1/search with filters, over the recordings", () => {
   it.each([
     ["license=nope", "unknown license 'nope'; known licences and families: "],
