@@ -202,7 +202,7 @@ describe("polyfork: filters", () => {
         assets.some((a) => carries(a, key)),
         key,
       ).toBe(false);
-    expect(assets.every((a) => a.formats.join() === "glb")).toBe(true);
+    expect(assets.every((a) => a.formats?.join() === "glb")).toBe(true);
     expect(polyfork.filtering!.upstream).toEqual(["category", "newest"]);
   });
 });
