@@ -83,7 +83,7 @@ export function listingUrl(q: string, free: boolean, page = 1, fileType?: number
 }
 
 /**
- * The site's format ids, as its listings name them (`metaverseFormatsList[].id`, see test/fixtures/cgtrader/search_*.json).
+ * The site's format ids, as its listings name them (`metaverseFormatsList[].id`, see test/fixtures/cgtrader/search_chair.json).
  * Its search takes one as `file_types[]=<id>` (models offering that format): clients send 12 for obj and 117 for gltf.
  */
 const FILE_TYPES: Record<string, number> = { "3ds": 2, fbx: 5, c4d: 6, obj: 12, max: 17, blend: 21, stl: 51, gltf: 117, usdz: 127 };
