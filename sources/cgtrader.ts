@@ -7,6 +7,7 @@
  */
 import * as cheerio from "cheerio";
 import { z } from "zod";
+import type { SearchFilters } from "../core/filters.ts";
 import type { TextResponse } from "../core/http/types.ts";
 import { normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, License } from "../core/schemas/index.ts";
@@ -15,6 +16,7 @@ import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { mapAll } from "./kit/filters.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -73,10 +75,23 @@ const Product = z.looseObject({
   image: list({ contentUrl: str, license: str }),
 });
 
-/** The listing URL: parameters in the site's own (alphabetical) order. */
-export function listingUrl(q: string, free: boolean, page = 1): string {
-  const qs = new URLSearchParams(compact({ free: free ? "1" : "", keywords: q.trim(), page: page > 1 ? `${page}` : "" })).toString();
+/** The listing URL: parameters in the site's own (alphabetical) order; `fileType` a FILE_TYPES id. */
+export function listingUrl(q: string, free: boolean, page = 1, fileType?: number): string {
+  const params = { "file_types[]": fileType === undefined ? "" : `${fileType}`, free: free ? "1" : "", keywords: q.trim(), page: page > 1 ? `${page}` : "" };
+  const qs = new URLSearchParams(compact(params)).toString();
   return `${SITE}/search${qs ? `?${qs}` : ""}`;
+}
+
+/**
+ * The site's format ids, as its listings name them (`metaverseFormatsList[].id`, see test/fixtures/cgtrader/search_chair.json).
+ * Its search takes one as `file_types[]=<id>` (models offering that format): clients send 12 for obj and 117 for gltf.
+ */
+const FILE_TYPES: Record<string, number> = { "3ds": 2, fbx: 5, c4d: 6, obj: 12, max: 17, blend: 21, stl: 51, gltf: 117, usdz: 127 };
+
+/** One wanted format's id, or none: whether several `file_types[]` mean any or all of them is not known. */
+function fileType({ format }: SearchFilters): number | undefined {
+  const ids = mapAll(format, (f) => FILE_TYPES[f]);
+  return ids?.length === 1 ? ids[0] : undefined;
 }
 
 /** The AWS WAF challenge (202) or any answer carrying its marks. */
@@ -135,7 +150,7 @@ function toAsset({ attributes: a }: Item): Asset {
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [] }; // models only, none downloadable
-  const fetchListing = (page: number) => listing(listingUrl(query.q, query.free, page), io);
+  const fetchListing = (page: number) => listing(listingUrl(query.q, query.free, page, fileType(query.filters)), io);
   const { items, total } = await collectWindow(pageWindow(query.offset, query.limit, PAGE_SIZE), query.limit, PAGE_SIZE, fetchListing, io.signal);
   return { assets: items.map(toAsset), ...compact({ total, searchUrl: searchUrl(query) }) };
 }
@@ -229,7 +244,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
 }
 
 /** The site's search page for people: the same URL as the listing JSON. */
-const searchUrl = (query: SourceQuery) => listingUrl(query.q, query.free);
+const searchUrl = (query: SourceQuery) => listingUrl(query.q, query.free, 1, fileType(query.filters));
 
 export const cgtrader = defineSource(
   {
@@ -242,6 +257,9 @@ export const cgtrader = defineSource(
     pricing: "freemium",
     supportsDownload: false,
     unit: "assets",
+    // Listings carry category, formats and the animated/rigged flags; no author, licence, polygon count, date or download
+    // count (those are on product pages only). No sort parameter of the /search listing is known.
+    filtering: { upstream: ["format"], listed: ["category", "format", "animated", "rigged"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

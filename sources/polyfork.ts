@@ -3,12 +3,14 @@
  * (no account, no key), the rest come with the Pro plan. Live, through its JSON API: `/api/assets?q=…` and `/api/assets/<id>`.
  */
 import { z } from "zod";
+import type { SearchFilters, Sort } from "../core/filters.ts";
 import { normalizeLicense } from "../core/license.ts";
 import type { AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { mapAll } from "./kit/filters.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
@@ -63,15 +65,31 @@ function filesOf(item: Item): AssetFile[] {
   return [...files, ...conversions.map(([format, { url }]) => ({ url, filename: `${item.id}.${format}`, format, group: format, requiresAuth: true }))];
 }
 
-export const searchApiUrl = (q: string, perPage: number, page: number, free: boolean) =>
-  `${API}?q=${encodeURIComponent(q.trim())}&per_page=${perPage}${free ? "&free=1" : ""}${page > 1 ? `&page=${page}` : ""}`;
+/** The search API URL; `narrow` holds the filter parameters (after free, before page). */
+export function searchApiUrl(q: string, perPage: number, page: number, free: boolean, narrow: Record<string, string | undefined> = {}): string {
+  const extra = Object.entries(compact(narrow)).map(([key, value]) => `&${key}=${encodeURIComponent(value)}`);
+  return `${API}?q=${encodeURIComponent(q.trim())}&per_page=${perPage}${free ? "&free=1" : ""}${extra.join("")}${page > 1 ? `&page=${page}` : ""}`;
+}
+
+/** The API's asset classes (an item's `class`), as paging the whole catalogue shows them. */
+const CLASSES = new Set(["prop", "building", "vehicle", "character", "terrain", "ultra"]);
+
+/**
+ * The API's own narrowing, as its clients send it: `class` (one asset class, the item's `class`) and `sort=latest` (newest
+ * first; the answer echoes its `filters.sort`). One class only: several wanted ones (any of) have no single form.
+ */
+function narrowing(filters: SearchFilters, sort: Sort) {
+  const classes = mapAll(filters.category, (c) => (CLASSES.has(c) ? c : undefined));
+  return { class: classes?.length === 1 ? classes[0] : undefined, sort: sort === "newest" ? "latest" : undefined };
+}
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (query.types.length && !query.types.includes("model")) return { assets: [], total: 0 };
   const free = query.free || query.downloadable; // downloadable assets are exactly the free ones here
   const perPage = Math.min(100, Math.max(1, query.limit));
   const { pages, skip } = pageWindow(query.offset, perPage, perPage);
-  const page = (p: number) => io.get(searchApiUrl(query.q, perPage, p, free), SearchBody);
+  const narrow = narrowing(query.filters, query.sort);
+  const page = (p: number) => io.get(searchApiUrl(query.q, perPage, p, free, narrow), SearchBody);
   const results = await leadingPages(pages.map(page), io.signal);
   const items = results.flatMap((r) => r.assets).slice(skip, skip + query.limit);
   return { assets: items.map(toAsset), ...compact({ total: results[0]?.total }), searchUrl: searchUrl(query) };
@@ -105,6 +123,10 @@ export const polyfork = defineSource(
     license: licenseOf(),
     supportsDownload: true,
     unit: "assets",
+    // Search items carry no date (only details have published_at), no licence id, no animation flag and no download
+    // count. Their `formats` is "glb" alone: the conversions every asset detail lists (fbx, usdz, obj) are not in
+    // search items, so a format filter on them would drop assets that have the format.
+    filtering: { upstream: ["category", "newest"], listed: ["category", "maxPolys", "rigged"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { selectFiles } from "../core/selection.ts";
 import { cgtrader, listingUrl } from "../sources/cgtrader.ts";
@@ -22,6 +23,20 @@ const FIXTURES = `${import.meta.dirname}/fixtures/cgtrader`;
 const RF = { name: "CGTrader Royalty Free License (no AI use)", url: `${SITE}/pages/terms-and-conditions#royalty-free-license` };
 
 const query = sourceQuery;
+const FILTER_KEYS: FilterKey[] = [
+  "license",
+  "commercial",
+  "attribution",
+  "author",
+  "category",
+  "format",
+  "resolution",
+  "maxPolys",
+  "animated",
+  "rigged",
+  "newest",
+  "popular",
+];
 
 /** Serves the recorded AWS WAF challenge page for `url`, with the status the WAF uses. */
 const challenge = (replay: ReturnType<typeof replayContext>["replay"], url: string, status = 202) =>
@@ -178,6 +193,53 @@ describe("cgtrader: search", () => {
       replay.add({ url: SEARCH_CHAIR, body });
       await expect(cgtrader.search(query("chair"), ctx)).rejects.toThrow(message);
     }
+  });
+});
+
+describe("cgtrader: filters", () => {
+  it("asks one wanted format upstream as file_types[]=<the listing's format id>", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const url = `${SITE}/search?file_types%5B%5D=12&free=1&keywords=wooden+chair`;
+    // STAND-IN: the recorded body of the unfiltered free 'wooden chair' listing, served for the filtered URL.
+    replay.add({ method: "GET", url, file: "search_wooden_chair_free.json", status: 200, headers: { "content-type": "application/json" } }, FIXTURES);
+    const filtered = query("wooden chair", { free: true, filters: { format: ["obj"] } });
+    const res = await cgtrader.search(filtered, ctx);
+    expect(replay.requested).toEqual([url]);
+    expect(res.assets).toHaveLength(4);
+    expect(res.searchUrl).toBe(url);
+    expect(cgtrader.searchUrl(filtered)).toBe(url);
+    expect(listingUrl("chair", false, 2, 117)).toBe(`${SITE}/search?file_types%5B%5D=117&keywords=chair&page=2`);
+  });
+
+  it("leaves file_types[] out for a format without a known id, or several formats", async () => {
+    for (const format of [
+      ["obj", "glb"],
+      ["obj", "fbx"],
+    ]) {
+      const { ctx, replay } = replayContext({ now: NOW });
+      await cgtrader.search(query("chair", { filters: { format } }), ctx);
+      expect(replay.requested).toEqual([SEARCH_CHAIR]);
+    }
+  });
+
+  it("declares what its listings carry, and nothing they do not", async () => {
+    const listed = cgtrader.filtering!.listed;
+    for (const url of [SEARCH_CHAIR, SEARCH_FREE]) {
+      const { ctx } = replayContext({ now: NOW });
+      const { assets } = await cgtrader.search(query(url === SEARCH_CHAIR ? "chair" : "wooden chair", { free: url === SEARCH_FREE }), ctx);
+      for (const key of listed)
+        expect(
+          assets.some((a) => carries(a, key)),
+          key,
+        ).toBe(true);
+      for (const key of FILTER_KEYS.filter((k) => !listed.includes(k)))
+        expect(
+          assets.some((a) => carries(a, key)),
+          key,
+        ).toBe(false);
+      expect(assets.every((a) => a.downloads === undefined)).toBe(true);
+    }
+    expect(cgtrader.filtering!.upstream).toEqual(["format"]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
@@ -13,6 +14,21 @@ import { replayContext } from "./helpers/replay.ts";
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const API = "https://polyfork.dev/api/assets";
+const FIXTURES = `${import.meta.dirname}/fixtures/polyfork`;
+const FILTER_KEYS: FilterKey[] = [
+  "license",
+  "commercial",
+  "attribution",
+  "author",
+  "category",
+  "format",
+  "resolution",
+  "maxPolys",
+  "animated",
+  "rigged",
+  "newest",
+  "popular",
+];
 const LICENSE = {
   name: "Use in commercial projects, no attribution. No redistribution of the files themselves.",
   url: "https://polyfork.dev/licensing",
@@ -141,6 +157,53 @@ describe("polyfork: search", () => {
     const { ctx, replay } = replayContext({ now: NOW });
     replay.add({ url: `${API}?q=rock&per_page=5`, body: '{"error":"changed"}' });
     await expect(polyfork.search(query("rock"), ctx)).rejects.toThrow(/^polyfork: /);
+  });
+});
+
+describe("polyfork: filters", () => {
+  /** STAND-IN: the recorded body of the unfiltered 'rock' search (per_page=5), served for the filtered URL. */
+  const standIn = (replay: ReturnType<typeof replayContext>["replay"], url: string) =>
+    replay.add({ method: "GET", url, file: "search_rock.json", status: 200, headers: { "content-type": "application/json" } }, FIXTURES);
+
+  it("asks one class and the newest first upstream", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const url = `${API}?q=rock&per_page=5&class=prop&sort=latest`;
+    standIn(replay, url);
+    const res = await polyfork.search(query("rock", { filters: { category: ["prop"] }, sort: "newest" }), ctx);
+    expect(replay.requested).toEqual([url]);
+    expect(res.assets).toHaveLength(5);
+    expect(searchApiUrl("rock", 5, 2, true, { class: "building", sort: undefined })).toBe(`${API}?q=rock&per_page=5&free=1&class=building&page=2`);
+  });
+
+  it("leaves out the class when a wanted category is no class, or several are wanted", async () => {
+    for (const category of [
+      ["prop", "furniture"],
+      ["prop", "building"],
+    ]) {
+      const { ctx, replay } = replayContext({ now: NOW });
+      await polyfork.search(query("rock", { filters: { category } }), ctx);
+      expect(replay.requested).toEqual([`${API}?q=rock&per_page=5`]);
+    }
+  });
+
+  it("declares what its search items carry, and nothing they do not", async () => {
+    const { ctx } = replayContext({ now: NOW });
+    const { assets } = await polyfork.search(query("rock"), ctx);
+    const listed = polyfork.filtering!.listed;
+    for (const key of listed)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(true);
+    // Every search item has formats ["glb"]; the conversions (fbx, usdz, obj) are only in details, so format is not listed.
+    const unlisted = FILTER_KEYS.filter((k) => !listed.includes(k) && k !== "format");
+    for (const key of unlisted)
+      expect(
+        assets.some((a) => carries(a, key)),
+        key,
+      ).toBe(false);
+    expect(assets.every((a) => a.formats?.join() === "glb")).toBe(true);
+    expect(polyfork.filtering!.upstream).toEqual(["category", "newest"]);
   });
 });
 
