@@ -10,7 +10,10 @@ const modeText = { indexed: "index", live: "live", link: "link only" } as const;
 function filtersText(s: Source): string {
   if (s.mode === "indexed") return "every one its records carry (index)";
   const { upstream = [], listed = [] } = s.filtering ?? {};
-  const parts = [upstream.length ? `${s.mode === "link" ? "in its search link" : "upstream"}: ${upstream.join(", ")}` : "", listed.length ? `on its listings: ${listed.join(", ")}` : ""];
+  const parts = [
+    upstream.length ? `${s.mode === "link" ? "in its search link" : "upstream"}: ${upstream.join(", ")}` : "",
+    listed.length ? `on its listings: ${listed.join(", ")}` : "",
+  ];
   return parts.filter(Boolean).join("; ") || "none";
 }
 

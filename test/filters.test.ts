@@ -294,7 +294,7 @@ describe("GET /v1/search with filters, over the recordings", () => {
     ["format=gl%20b", "unknown format 'gl b'"],
     ["commercial=maybe", "commercial must be true or false, got 'maybe'"],
     ["exclude=nosuch", "unknown source 'nosuch'"],
-    ["author=" + "x".repeat(101), "author must be at most 100 characters"],
+    [`author=${"x".repeat(101)}`, "author must be at most 100 characters"],
   ])("%s → 400 naming the value", async (query, message) => {
     const { get } = await testApp();
     const res = await get(`/v1/search?q=chair&${query}`);
