@@ -81,6 +81,9 @@ const CARRIES: Record<FilterKey, (a: Asset) => boolean> = {
   popular: (a) => a.downloads !== undefined,
 };
 
+/** Every filter key, in the order of the search's parameters. */
+export const FILTER_KEYS = Object.keys(CARRIES) as FilterKey[];
+
 /** Whether the record holds the field `key` reads. */
 export const carries = (asset: Asset, key: FilterKey): boolean => CARRIES[key](asset);
 

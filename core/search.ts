@@ -2,7 +2,7 @@ import pLimit from "p-limit";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
 import { countFacets } from "./facets.ts";
-import { asked, cannotApply, compareBySort, licenseRefusal, passesFilters, type SearchFilters, type Sort, sortHits } from "./filters.ts";
+import { activeFilters, asked, cannotApply, compareBySort, licenseRefusal, passesFilters, type SearchFilters, type Sort, sortHits } from "./filters.ts";
 import { UpstreamError } from "./http/types.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { type RankCandidate, rank } from "./ranking.ts";
@@ -66,6 +66,7 @@ interface IndexedOutcome {
 function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex): IndexedOutcome {
   const wanted = query.offset + query.limit;
   if (!sources.length) return { outcomes: [], hits: [], candidates: [], plan: gateTypos(plan, 0, wanted) };
+  const filterNames = activeFilters(query.filters);
   const started = performance.now();
   const filter = {
     providers: new Set(sources.map((s) => s.id)),
@@ -73,7 +74,7 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
     packProviders: wish.packProviders,
     free: query.free,
     downloadable: query.downloadable,
-    keep: (a: Asset) => passesFilters(a, query.filters),
+    ...(filterNames.length ? { keep: (a: Asset) => passesFilters(a, query.filters, filterNames) } : {}),
   };
   let hits = index.search(plan, filter, wish);
   const searched = gateTypos(plan, hits.filter((h) => h.match.coverage === 1).length, wanted);
