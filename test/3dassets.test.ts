@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
 import { listingUrl, threeDAssets } from "../sources/3dassets.ts";
+import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { replayContext } from "./helpers/replay.ts";
 
@@ -277,11 +277,6 @@ describe("3dassets: searchUrl", () => {
 });
 
 describe("3dassets: filters and sorts", () => {
-  const ALL = Object.keys({
-    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
-    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
-  } satisfies Record<FilterKey, 1>) as FilterKey[];
-
   it("fills downloads from the listing's download counts", async () => {
     const { ctx } = replayContext({ now: NOW });
     const { assets } = await threeDAssets.search(query("tree"), ctx);
@@ -299,16 +294,7 @@ describe("3dassets: filters and sorts", () => {
     const result = await threeDAssets.search(query("tree"), ctx);
     const assets = result.assets;
     const listed = threeDAssets.filtering!.listed;
-    for (const key of listed)
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(true);
-    for (const key of ALL.filter((k) => !listed.includes(k)))
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(false);
+    expectListedExactly(assets, listed);
     expect(threeDAssets.filtering!.upstream).toEqual([]);
   });
 });

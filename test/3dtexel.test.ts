@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
 import { searchApiUrl, threeDTexel } from "../sources/3dtexel.ts";
+import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
@@ -304,26 +304,12 @@ describe("3dtexel: searchUrl", () => {
 });
 
 describe("3dtexel: filters and sorts", () => {
-  const ALL = Object.keys({
-    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
-    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
-  } satisfies Record<FilterKey, 1>) as FilterKey[];
-
   it("declares exactly the keys its listings carry", async () => {
     const { ctx } = replayContext({ now: NOW });
     const result = await threeDTexel.search(query("brick", { types: ["material"], free: true, limit: 3 }), ctx);
     const assets = result.assets;
     const listed = threeDTexel.filtering!.listed;
-    for (const key of listed)
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(true);
-    for (const key of ALL.filter((k) => !listed.includes(k)))
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(false);
+    expectListedExactly(assets, listed);
     expect(threeDTexel.filtering!.upstream).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { postsUrl, threeDTextures } from "../sources/3dtextures.ts";
+import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
@@ -210,11 +210,6 @@ describe("3dtextures: searchUrl", () => {
 });
 
 describe("3dtextures: filters and sorts", () => {
-  const ALL = Object.keys({
-    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
-    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
-  } satisfies Record<FilterKey, 1>) as FilterKey[];
-
   it("asks orderby=date&order=desc on sort=newest only", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const url = `${API}?search=wood&orderby=date&order=desc&_embed=wp:term&per_page=4&page=1&${FIELDS}`;
@@ -232,16 +227,7 @@ describe("3dtextures: filters and sorts", () => {
     const result = await threeDTextures.search(query("wood"), ctx);
     const assets = result.assets;
     const listed = threeDTextures.filtering!.listed;
-    for (const key of listed)
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(true);
-    for (const key of ALL.filter((k) => !listed.includes(k)))
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(false);
+    expectListedExactly(assets, listed);
     expect(threeDTextures.filtering!.upstream).toEqual(["newest"]);
   });
 });

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { SourceError } from "../core/source-error.ts";
 import { hdrmaps, parseFreebiePage, searchApiUrl } from "../sources/hdrmaps.ts";
+import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
@@ -303,11 +303,6 @@ describe("hdrmaps: searchUrl", () => {
 });
 
 describe("hdrmaps: filters and sorts", () => {
-  const ALL = Object.keys({
-    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
-    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
-  } satisfies Record<FilterKey, 1>) as FilterKey[];
-
   it("asks orderby=date&order=desc on sort=newest only", async () => {
     const { ctx, replay } = replayContext({ now: NOW });
     const url = `${API}?search=sunset&per_page=4&category=${EXCLUDED}&category_operator=not_in&orderby=date&order=desc&_fields=${FIELDS}`;
@@ -325,16 +320,7 @@ describe("hdrmaps: filters and sorts", () => {
     const result = await hdrmaps.search(query("sunset"), ctx);
     const assets = result.assets;
     const listed = hdrmaps.filtering!.listed;
-    for (const key of listed)
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(true);
-    for (const key of ALL.filter((k) => !listed.includes(k)))
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(false);
+    expectListedExactly(assets, listed);
     expect(hdrmaps.filtering!.upstream).toEqual(["newest"]);
   });
 });

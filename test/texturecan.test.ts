@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
 import { pageWindow } from "../sources/kit/page-window.ts";
 import { parseListing, texturecan } from "../sources/texturecan.ts";
+import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
@@ -221,27 +221,13 @@ describe("texturecan: searchUrl", () => {
 });
 
 describe("texturecan: filters and sorts", () => {
-  const ALL = Object.keys({
-    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
-    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
-  } satisfies Record<FilterKey, 1>) as FilterKey[];
-
   it("declares exactly the keys its listings carry", async () => {
     const { ctx } = replayContext({ now: NOW });
     const result = await texturecan.search(query("wood"), ctx);
     const assets = [...result.assets, ...parseListing(readFileSync(join(FIXTURES, "texturecan", "models_excerpt.html"), "utf8"), `${SITE}/models/`).cards];
     // The wood search holds textures only: the recorded models listing shows the triangle counts of model cards.
     const listed = texturecan.filtering!.listed;
-    for (const key of listed)
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(true);
-    for (const key of ALL.filter((k) => !listed.includes(k)))
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(false);
+    expectListedExactly(assets, listed);
     expect(texturecan.filtering!.upstream).toEqual([]);
   });
 });

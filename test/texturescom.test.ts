@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { carries, type FilterKey } from "../core/filters.ts";
 import { Asset } from "../core/schemas/index.ts";
 import { searchApiUrl, texturescom } from "../sources/texturescom.ts";
+import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
@@ -148,26 +148,12 @@ describe("texturescom: searchUrl", () => {
 });
 
 describe("texturescom: filters and sorts", () => {
-  const ALL = Object.keys({
-    ...{ license: 1, commercial: 1, attribution: 1, author: 1, category: 1, format: 1, resolution: 1 },
-    ...{ maxPolys: 1, animated: 1, rigged: 1, newest: 1, popular: 1 },
-  } satisfies Record<FilterKey, 1>) as FilterKey[];
-
   it("declares exactly the keys its listings carry", async () => {
     const { ctx } = replayContext({ now: NOW });
     const result = await texturescom.search(query("tree"), ctx);
     const assets = result.assets;
     const listed = texturescom.filtering!.listed;
-    for (const key of listed)
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(true);
-    for (const key of ALL.filter((k) => !listed.includes(k)))
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(false);
+    expectListedExactly(assets, listed);
     expect(texturescom.filtering!.upstream).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { carries, type FilterKey } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { type SourceQuery, toProvider } from "../core/source.ts";
 import { thingiverse, thingLicense } from "../sources/thingiverse.ts";
+import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
 
@@ -233,21 +233,6 @@ describe("thingiverse: census", () => {
 
 describe("thingiverse: filters", () => {
   const DIR = join(FIXTURES, "thingiverse");
-  const KEYS: FilterKey[] = [
-    "license",
-    "commercial",
-    "attribution",
-    "author",
-    "category",
-    "format",
-    "resolution",
-    "maxPolys",
-    "animated",
-    "rigged",
-    "newest",
-    "popular",
-  ];
-
   it("asks the search with the site's sort and licence code (STAND-IN: the recorded /newest excerpt served for these URLs)", async () => {
     const cases: Array<[string, Partial<SourceQuery>]> = [
       [`${API}/search/beer/?type=things&per_page=30&page=1&sort=popular&license=cc-sa`, { q: "beer", sort: "popular", filters: { license: ["cc-by-sa"] } }],
@@ -275,15 +260,6 @@ describe("thingiverse: filters", () => {
     const { ctx } = replayContext({ now: NOW, env: ENV });
     const { assets } = await thingiverse.search(query(""), ctx);
     const listed = thingiverse.filtering!.listed;
-    for (const key of listed)
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(true);
-    for (const key of KEYS.filter((k) => !listed.includes(k)))
-      expect(
-        assets.some((a) => carries(a, key)),
-        key,
-      ).toBe(false);
+    expectListedExactly(assets, listed);
   });
 });
