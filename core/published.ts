@@ -15,6 +15,37 @@ export interface Published {
 export const PUBLISHED_FILES = { catalog: "catalog.json", history: "catalog-history.json", index: "index.json.gz" } as const;
 
 /**
+ * The version of the published files' formats: the publication's URL path is `/v<version>/`, and
+ * `index.meta.json` says it. A change a reader of the previous version would misread takes a new one.
+ */
+export const PUBLICATION_VERSION = 1;
+
+/** The meta file of a publication, next to the files it describes. */
+export const META_FILE = "index.meta.json";
+
+const FileInfo = z.object({ bytes: z.int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+
+/** `index.meta.json`: what a reader needs to trust and read a publication (format, engine, counts, checksums). */
+export const IndexMeta = z
+  .object({
+    format: z.literal(PUBLICATION_VERSION).describe("version of the published formats; also the /v<format>/ of their URLs"),
+    builtAt: z.iso.datetime().describe("when the pipeline built the files (SOURCE_DATE_EPOCH when set)"),
+    engine: z
+      .object({
+        name: z.string().describe("how index.json.gz is searched: its records are analysed when loaded"),
+        analysis: z.record(z.string(), z.unknown()).describe("the text analysis options a reader must apply to match the server"),
+      })
+      .describe("the search engine and analysis the index is meant for"),
+    counts: z.object({
+      assets: z.int().min(0),
+      sources: z.record(z.string(), z.int().min(0)).describe("indexed assets per source id"),
+    }),
+    files: z.record(z.string(), FileInfo).describe("every other file of the publication by name, with its size and sha256"),
+  })
+  .meta({ id: "IndexMeta" });
+export type IndexMeta = z.infer<typeof IndexMeta>;
+
+/**
  * Layout of DATA_DIR: each pipeline run writes a complete set to `sets/<name>/`, then names it in
  * `current.json`, so a reader switches from one whole set to the next at once.
  */
