@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { measureRelevance } from "./relevance.ts";
 import { benchSearch } from "./search.ts";
+import { benchZip } from "./zip.ts";
 
 /** Runs every benchmark, prints its figures and writes them to bench/results/<name>.json. */
-const results = { search: await benchSearch(), relevance: await measureRelevance() };
+const results = { search: await benchSearch(), relevance: await measureRelevance(), zip: await benchZip() };
 mkdirSync("bench/results", { recursive: true });
 for (const [name, result] of Object.entries(results)) {
   writeFileSync(`bench/results/${name}.json`, `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
@@ -30,3 +31,13 @@ console.log(`relevance: mean P@5                       ${r.meanP5.toFixed(3)}`);
 console.log(
   `relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}`,
 );
+const z = results.zip;
+for (const [name, set] of [
+  ["stored", z.stored],
+  ["compressible", z.compressible],
+] as const) {
+  console.log(
+    `zip: ${name.padEnd(12)} zip / plain download  ${set.ratio.toFixed(2)}x (${set.zipMBps} vs ${set.plainMBps} MB/s, ${set.megabytes} MiB of files)`,
+  );
+}
+console.log(`zip: RSS growth streaming ${z.memory.archiveMiB} MiB     ${z.memory.rssGrowthMiB} MiB`);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { crc32 } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { fromBufferPromise } from "yauzl";
 import { type HttpClient, type StreamResponse, UpstreamError } from "../core/http/types.ts";
@@ -227,6 +228,29 @@ describe("streamZip", () => {
     expect(method("textures/Armchair_01_diff_2k.jpg")).toBe(0);
     expect(method("textures/Armchair_01_nor_gl_2k.jpg")).toBe(0);
     expect(method("textures/Armchair_01_arm_2k.jpg")).toBe(0);
+  });
+
+  it("keeps bytes and CRC-32 exact across the 1 MiB pieces an entry is handed to yazl in, stored or deflated", async () => {
+    const runtime = replayRuntime();
+    // SYNTHETIC bodies: 3.5 MiB of varied ASCII bytes (the replay body is text), as a stored and as a deflated entry.
+    const body = Buffer.from(Array.from({ length: 3.5 * MiB }, (_, i) => (i * 7919) % 127));
+    runtime.replay.add({ url: `${EX}/big.png`, body: body.toString("latin1") }).add({ url: `${EX}/big.obj`, body: body.toString("latin1") });
+    const zip = await collect(
+      streamZip(plan({ path: "big.png", url: `${EX}/big.png` }, { path: "big.obj", url: `${EX}/big.obj` }), "credits", {
+        http: runtime.http,
+        maxBytes: 64 * MiB,
+      }),
+    );
+    const file = await fromBufferPromise(zip, { lazyEntries: true });
+    const seen: string[] = [];
+    for await (const entry of file.eachEntry()) {
+      if (entry.fileName.endsWith("LICENSE.txt")) continue;
+      const data = await collect(await file.openReadStreamPromise(entry));
+      expect(data.equals(body), entry.fileName).toBe(true);
+      expect(entry.crc32, entry.fileName).toBe(crc32(data));
+      seen.push(`${entry.fileName} ${entry.compressionMethod}`);
+    }
+    expect(seen).toEqual(["example-asset/big.png 0", "example-asset/big.obj 8"]);
   });
 
   it("writes no ZIP64 records for a small archive (yazl adds them only when sizes or offsets need them)", async () => {

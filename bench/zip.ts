@@ -1,0 +1,112 @@
+/**
+ * Zip downloads against plain downloads of the same files from the same loopback upstream, with
+ * the service's own HTTP client on both sides: the zip's throughput ÷ the plain one (1 = the zip
+ * costs nothing over the bytes themselves), for an all-stored set and for a set with one
+ * compressible member, and the RSS growth while a 2 GiB archive streams.
+ */
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import type { Readable } from "node:stream";
+import { Worker } from "node:worker_threads";
+import { loadConfig } from "../core/config.ts";
+import { createHttpClient } from "../core/http/client.ts";
+import type { HttpClient } from "../core/http/types.ts";
+import { streamZip, type ZipPlan } from "../server/download/zip.ts";
+
+const MiB = 1024 * 1024;
+
+/** A file of the upstream: `size` bytes made of `block` repeated, so a 2 GiB file costs no memory. */
+interface UpstreamFile {
+  name: string;
+  size: number;
+  block: Buffer;
+}
+
+/**
+ * Serves the files at `/<name>` with their content-length, from a worker thread: the upstream is
+ * another machine in real life, so its work must not share the event loop being measured.
+ */
+async function upstream(files: UpstreamFile[]): Promise<{ base: string; close: () => Promise<number> }> {
+  const worker = new Worker(UPSTREAM_WORKER, { eval: true, workerData: files.map((f) => ({ ...f, block: new Uint8Array(f.block) })) });
+  const [port] = (await once(worker, "message")) as [number];
+  return { base: `http://127.0.0.1:${port}`, close: () => worker.terminate() };
+}
+
+/** The worker's code: a node:http server of the files it is given, writing each with backpressure. */
+const UPSTREAM_WORKER = `
+const { createServer } = require("node:http");
+const { once } = require("node:events");
+const { parentPort, workerData } = require("node:worker_threads");
+const byName = new Map(workerData.map((f) => ["/" + f.name, { ...f, block: Buffer.from(f.block) }]));
+const server = createServer(async (req, res) => {
+  const file = byName.get(req.url || "");
+  if (!file) return void res.writeHead(404).end();
+  res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.size });
+  for (let sent = 0; sent < file.size && !res.destroyed; ) {
+    const chunk = file.block.subarray(0, Math.min(file.block.length, file.size - sent));
+    sent += chunk.length;
+    if (!res.write(chunk)) await once(res, "drain");
+  }
+  res.end();
+});
+server.listen(0, "127.0.0.1", () => parentPort.postMessage(server.address().port));
+`;
+
+/** Reads a stream to its end; the peak RSS seen while it flowed. */
+async function drain(stream: Readable): Promise<{ bytes: number; peakRss: number }> {
+  let bytes = 0;
+  let peakRss = process.memoryUsage.rss();
+  for await (const chunk of stream) {
+    bytes += (chunk as Buffer).length;
+    if (bytes % (64 * MiB) < (chunk as Buffer).length) peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }
+  return { bytes, peakRss };
+}
+
+const seconds = (start: number) => (performance.now() - start) / 1000;
+
+/** The same files, plain one after another and then as one zip: throughput of each in MB/s. */
+async function compare(http: HttpClient, files: UpstreamFile[], rounds: number) {
+  const { base, close } = await upstream(files);
+  const plan: ZipPlan = { assetId: "bench:zip", provider: "bench", folder: "bench", entries: files.map((f) => ({ path: f.name, url: `${base}/${f.name}` })) };
+  const total = files.reduce((n, f) => n + f.size, 0);
+  const plain: number[] = [];
+  const zipped: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let start = performance.now();
+    for (const f of files) await drain((await http.stream(`${base}/${f.name}`)).body);
+    plain.push(total / MiB / seconds(start));
+    start = performance.now();
+    await drain(streamZip(plan, "credits", { http, maxBytes: Number.MAX_SAFE_INTEGER }));
+    zipped.push(total / MiB / seconds(start));
+  }
+  await close();
+  const best = (xs: number[]) => Math.max(...xs);
+  return { megabytes: Math.round(total / MiB), plainMBps: Math.round(best(plain)), zipMBps: Math.round(best(zipped)), ratio: best(zipped) / best(plain) };
+}
+
+/** RSS growth while a 2 GiB archive of four stored 512 MiB files streams through. */
+async function memory(http: HttpClient) {
+  const files = [0, 1, 2, 3].map((i) => ({ name: `big-${i}.exr`, size: 512 * MiB, block: randomBytes(MiB) }));
+  const { base, close } = await upstream(files);
+  const plan: ZipPlan = { assetId: "bench:big", provider: "bench", folder: "big", entries: files.map((f) => ({ path: f.name, url: `${base}/${f.name}` })) };
+  globalThis.gc?.();
+  const before = process.memoryUsage.rss();
+  const { bytes, peakRss } = await drain(streamZip(plan, "credits", { http, maxBytes: Number.MAX_SAFE_INTEGER }));
+  await close();
+  return { archiveMiB: Math.round(bytes / MiB), rssGrowthMiB: Math.round((peakRss - before) / MiB) };
+}
+
+export async function benchZip() {
+  // The loopback upstream is only reachable with the address guard off, as in the download tests.
+  const http = createHttpClient({ config: loadConfig({ HTTP_CACHE_TTL_MS: "0", HTTP_RETRIES: "0" }), allowPrivateAddresses: true });
+  // Five incompressible files, 220 MiB in all: stored (png, exr, glb, jpg, ktx2).
+  const random = randomBytes(4 * MiB);
+  const stored = ["a.png", "b.exr", "c.glb", "d.jpg", "e.ktx2"].map((name) => ({ name, size: 44 * MiB, block: random }));
+  // The same with one 4 MiB text member (a glTF's JSON is of that order), which is deflated.
+  const text = Buffer.from(`${JSON.stringify({ vertices: Array.from({ length: 20_000 }, (_, i) => [i % 97, i % 89, i % 83]) })}\n`);
+  const mixed = [...stored.slice(0, 4), { name: "e.gltf", size: 4 * MiB, block: text }];
+  const result = { stored: await compare(http, stored, 3), compressible: await compare(http, mixed, 3), memory: await memory(http) };
+  await http.close();
+  return result;
+}
