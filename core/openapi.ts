@@ -55,6 +55,53 @@ export function rateLimitedResponses(responses: Record<string, Json>, { auth = t
 // ---------------------------------------------------------------------------------------------
 // Components generated from the zod schemas
 
+/**
+ * Output mode closes every object (`additionalProperties: false`); the API and the published files
+ * grow additively, so a closed schema would make strict clients reject new fields.
+ */
+const openObjects = ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: z.core.JSONSchema.BaseSchema }): void => {
+  const def = zodSchema._zod.def;
+  if (def.type === "object" && !def.catchall && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+};
+
+/**
+ * A standalone JSON Schema (draft 2020-12) of what the service outputs, for readers of the
+ * published files (served under `/schemas/`): the schemas it reuses with a meta id are in `$defs`.
+ */
+export function jsonSchemaDocument(schema: z.ZodType): Json {
+  const { $ref, $defs, ...document } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output", override: openObjects }) as Json;
+  // A root with a meta id comes out as a `$ref` to itself in `$defs`: the document is that schema, at the root.
+  const id = typeof $ref === "string" ? /^#\/\$defs\/([^/]+)$/.exec($ref)?.[1] : undefined;
+  if (id === undefined) return { ...document, ...($ref ? { $ref } : {}), ...($defs ? { $defs } : {}) };
+  const { [id]: root, ...others } = $defs as Record<string, Json>;
+  const hoisted = JSON.parse(JSON.stringify({ ...root, $defs: others }).replaceAll(`"#/$defs/${id}"`, '"#"')) as Json;
+  if (Object.keys(others).length === 0) delete hoisted.$defs;
+  return { ...document, ...hoisted };
+}
+
+/**
+ * The responses of a static file (the published set, the JSON Schemas): 200 with the validators
+ * and cache headers of server/static/file.ts, 304 when a revalidation finds it unchanged.
+ */
+export function staticFileResponses(description: string, mediaType: string, schema: Json, { encoded = true } = {}): Record<string, Json> {
+  const header = (text: string): Json => ({ description: text, schema: { type: "string" } });
+  const validators = {
+    ETag: header("Strong validator of the bytes sent: the sha256 of the file, with `-br` or `-gzip` for a compressed representation."),
+    "Last-Modified": header("When the live set was built."),
+    "Cache-Control": header("A few minutes, then revalidate with If-None-Match or If-Modified-Since."),
+  };
+  const negotiation = encoded
+    ? {
+        Vary: header("`Accept-Encoding`: the body is brotli or gzip when the request accepts it."),
+        "Content-Encoding": header("`br` or `gzip` when the body is compressed; absent for the identity bytes."),
+      }
+    : {};
+  return {
+    200: { description, headers: { ...validators, ...negotiation }, content: { [mediaType]: { schema } } },
+    304: { description: "Not modified: the If-None-Match or If-Modified-Since of the request still holds; no body", headers: validators },
+  };
+}
+
 /** Every exported schema of core/schemas that carries a meta id, as components/schemas. */
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
@@ -66,12 +113,7 @@ function componentSchemas(): Record<string, Json> {
     target: "draft-2020-12",
     io: "output", // response bodies are what the server outputs
     uri: (id) => `#/components/schemas/${id}`,
-    // Output mode closes every object (`additionalProperties: false`); the API grows additively,
-    // so a closed response schema would make strict clients reject new fields.
-    override: ({ zodSchema, jsonSchema }) => {
-      const def = zodSchema._zod.def;
-      if (def.type === "object" && !def.catchall && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
-    },
+    override: openObjects,
   });
   if ("__shared" in generated) throw new Error("a reused schema without a meta id was extracted; give it .meta({ id })");
   // `$schema` is implied by the document (3.1 = draft 2020-12) and a `$id` with a fragment is not allowed.

@@ -40,6 +40,9 @@ function collectRefs(node: unknown, out: string[] = []): string[] {
 const ZIP = "<zip>";
 const NONE = "<none>";
 const OBJECT = "<object>";
+const GZIP = "<gzip>";
+const SCHEMA = "<schema>";
+const META = "<index meta>";
 const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/search": { 200: "SearchResponse", 400: "Error", 401: "Error", 429: "Error" },
   "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
@@ -59,8 +62,16 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/providers": { 200: "ProvidersResponse", 401: "Error", 429: "Error" },
   "GET /v1/licenses": { 200: "LicensesResponse", 401: "Error", 429: "Error" },
   "GET /v1/catalog": { 200: "Catalog", 401: "Error", 429: "Error" },
-  "GET /catalog.json": { 200: "Catalog" },
-  "GET /catalog-history.json": { 200: "CatalogHistory" },
+  "GET /catalog.json": { 200: "Catalog", 304: NONE },
+  "GET /catalog-history.json": { 200: "CatalogHistory", 304: NONE },
+  "GET /v1/catalog.json": { 200: "Catalog", 304: NONE, 401: "Error", 429: "Error" },
+  "GET /v1/catalog-history.json": { 200: "CatalogHistory", 304: NONE, 401: "Error", 429: "Error" },
+  "GET /v1/index.json.gz": { 200: GZIP, 304: NONE, 401: "Error", 429: "Error" },
+  "GET /v1/index.meta.json": { 200: META, 304: NONE, 401: "Error", 429: "Error" },
+  "GET /schemas/Catalog.json": { 200: SCHEMA, 304: NONE },
+  "GET /schemas/CatalogHistory.json": { 200: SCHEMA, 304: NONE },
+  "GET /schemas/IndexMeta.json": { 200: SCHEMA, 304: NONE },
+  "GET /schemas/Asset.json": { 200: SCHEMA, 304: NONE },
   "GET /health": { 200: "Health" },
   "GET /openapi.json": { 200: OBJECT },
 };
@@ -117,6 +128,11 @@ describe("OpenAPI document", () => {
       if (body === NONE) expect(response.content, `${key} ${code}`).toBeUndefined();
       else if (body === ZIP) expect(response.content).toEqual({ "application/zip": { schema: { type: "string", format: "binary" } } });
       else if (body === OBJECT) expect(response.content["application/json"].schema).toEqual({ type: "object" });
+      else if (body === GZIP) expect(response.content).toEqual({ "application/gzip": { schema: { type: "string", format: "binary" } } });
+      else if (body === SCHEMA) expect(response.content).toEqual({ "application/schema+json": { schema: { type: "object" } } });
+      // IndexMeta lives in core/published.ts, not core/schemas: inlined, with its fields.
+      else if (body === META)
+        expect(Object.keys(response.content["application/json"].schema.properties)).toEqual(["format", "builtAt", "engine", "counts", "files"]);
       else expect(response.content["application/json"].schema, `${key} ${code}`).toEqual({ $ref: `#/components/schemas/${body}` });
     }
   });
@@ -247,7 +263,14 @@ describe("OpenAPI document", () => {
       apiKeyQuery: expect.objectContaining({ type: "apiKey", in: "query", name: "api_key" }),
     });
     expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }]);
-    for (const path of ["/health", "/openapi.json", "/catalog.json", "/catalog-history.json"]) expect(op(path, "get").security, path).toEqual([]);
+    const open = [
+      "/health",
+      "/openapi.json",
+      "/catalog.json",
+      "/catalog-history.json",
+      ...operations.filter((o) => o.path.startsWith("/schemas/")).map((o) => o.path),
+    ];
+    for (const path of open) expect(op(path, "get").security, path).toEqual([]);
     for (const { key, path, method } of operations.filter((o) => o.path.startsWith("/v1/"))) {
       expect(op(path, method).security, key).toBeUndefined(); // inherits the global requirement
     }

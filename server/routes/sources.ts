@@ -1,6 +1,7 @@
 /** The source sites: their list and the daily census (`/v1/catalog`, and as static files). */
-import { jsonResponse, rateLimitedResponses } from "../../core/openapi.ts";
+import { jsonResponse, rateLimitedResponses, schemaRef, staticFileResponses } from "../../core/openapi.ts";
 import { catalog, listLicenses, listProviders } from "../service/sources.ts";
+import { servePublished } from "./publication.ts";
 import { API, get, OPEN } from "./route.ts";
 
 export const providersRoute = get("/v1/providers", API, (deps) => () => listProviders(deps), {
@@ -18,21 +19,33 @@ export const catalogRoute = get("/v1/catalog", API, (deps) => () => catalog(deps
   responses: rateLimitedResponses({ 200: jsonResponse("The latest census", "Catalog") }),
 });
 
-export const catalogFileRoute = get("/catalog.json", OPEN, (deps) => () => catalog(deps), {
-  operationId: "getCatalogFile",
-  tags: ["Sources"],
-  summary: "The daily catalog census (static file)",
-  security: [],
-  responses: { 200: jsonResponse("The latest census", "Catalog") },
-});
+export const catalogFileRoute = get(
+  "/catalog.json",
+  OPEN,
+  servePublished((files) => files.catalog),
+  {
+    operationId: "getCatalogFile",
+    tags: ["Sources"],
+    summary: "The daily catalog census (static file)",
+    description: "The same bytes as `/v1/catalog.json`, open to any client (no key, no rate limit).",
+    security: [],
+    responses: staticFileResponses("The latest census", "application/json", schemaRef("Catalog")),
+  },
+);
 
-export const catalogHistoryRoute = get("/catalog-history.json", OPEN, (deps) => () => deps.published.history, {
-  operationId: "getCatalogHistory",
-  tags: ["Sources"],
-  summary: "One census data point per UTC day",
-  security: [],
-  responses: { 200: jsonResponse("Daily census points", "CatalogHistory") },
-});
+export const catalogHistoryRoute = get(
+  "/catalog-history.json",
+  OPEN,
+  servePublished((files) => files.history),
+  {
+    operationId: "getCatalogHistory",
+    tags: ["Sources"],
+    summary: "One census data point per UTC day",
+    description: "The same bytes as `/v1/catalog-history.json`, open to any client (no key, no rate limit).",
+    security: [],
+    responses: staticFileResponses("Daily census points", "application/json", schemaRef("CatalogHistory")),
+  },
+);
 
 export const licensesRoute = get("/v1/licenses", API, (deps) => () => listLicenses(deps), {
   operationId: "listLicenses",

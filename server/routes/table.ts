@@ -8,6 +8,7 @@ import { mcpMethodNotAllowed, mcpOperation, mcpRoute } from "../mcp/http.ts";
 import { createStatsRoute, statsOpenApiPaths } from "../stats/route.ts";
 import { assetRoute, filesRoute } from "./assets.ts";
 import { downloadRoute } from "./download.ts";
+import { publishedCatalogRoute, publishedHistoryRoute, publishedIndexRoute, publishedMetaRoute, SCHEMA_ROUTES } from "./publication.ts";
 import { API, get, OPEN, type Route } from "./route.ts";
 import { searchRoute } from "./search.ts";
 import { catalogFileRoute, catalogHistoryRoute, catalogRoute, licensesRoute, providersRoute } from "./sources.ts";
@@ -55,6 +56,11 @@ export const ROUTES: readonly Route[] = [
   catalogRoute,
   catalogFileRoute,
   catalogHistoryRoute,
+  publishedCatalogRoute,
+  publishedHistoryRoute,
+  publishedIndexRoute,
+  publishedMetaRoute,
+  ...SCHEMA_ROUTES,
   healthRoute,
   openApiRoute,
   mcpHttpRoute,
