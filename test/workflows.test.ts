@@ -43,8 +43,9 @@ interface Workflow {
 const workflow = (path: string) => parse(read(path)) as Workflow;
 const ci = workflow(".github/workflows/ci.yml");
 const pipeline = workflow(".github/workflows/pipeline.yml");
-const crawl = pipeline.jobs.crawl!;
-const publish = pipeline.jobs.publish!;
+const { crawl: crawlJob, publish: publishJob } = pipeline.jobs;
+const crawl = crawlJob!;
+const publish = publishJob!;
 
 /** The environment variables of the sources' keys (core/source.ts `key.env`), each a repository secret of the same name. */
 const sourceKeys = [...new Set(SOURCES.flatMap((s) => (s.key ? [s.key.env] : [])))].sort();
