@@ -145,6 +145,7 @@ export function followData(options: FollowOptions): DataFollower {
       watcher = options.watch?.(() => void checkNow());
     },
     async stop() {
+      if (stopped) return;
       stopped = true;
       clearTimeout(timer);
       watcher?.close();
