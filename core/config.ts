@@ -8,10 +8,23 @@ export interface ConfigVar {
   why: string;
 }
 
+/** A shorter poll would only ask the CDN again for a meta file it caches for minutes anyway. */
+export const MIN_DATA_POLL_SECONDS = 10;
+
 export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "PORT", default: "8787", why: "HTTP port of the server" },
   { name: "HOST", default: "0.0.0.0", why: "interface the server listens on" },
   { name: "DATA_DIR", default: "data", why: "folder of the published catalog and index (the embedded default)" },
+  {
+    name: "DATA_URL",
+    default: "",
+    why: "base URL of a publication (it serves /v1/index.meta.json and the files it lists): loaded at start and followed instead of DATA_DIR; unset = DATA_DIR",
+  },
+  {
+    name: "DATA_POLL_SECONDS",
+    default: "300",
+    why: `how often the server checks DATA_URL (or DATA_DIR's current.json) for a new publication; 0 = never, else at least ${MIN_DATA_POLL_SECONDS}`,
+  },
   { name: "ASSET_SERVER_API_KEY", default: "", why: "when set, /v1/* and /mcp require this key (self-hosted)" },
   {
     name: "ASSET_SERVER_PUBLIC_URL",
@@ -86,6 +99,30 @@ function proxyHops(raw: string): number {
   throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops, got '${raw}'`);
 }
 
+/** DATA_URL without its trailing slash; the `/v1/` of the files is added by the server, so a URL ending in it is refused. */
+function dataUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`DATA_URL must be an absolute http(s) URL, got '${raw}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`DATA_URL must be an absolute http(s) URL, got '${raw}'`);
+  if (url.search || url.hash) throw new Error(`DATA_URL must have no query or fragment, got '${raw}'`);
+  const base = url.href.replace(/\/+$/, "");
+  if (/\/v\d+$/.test(base)) throw new Error(`DATA_URL is the base of a publication, without its /v<format> folder, got '${raw}'`);
+  return base;
+}
+
+function dataPollSeconds(env: Env): number {
+  const seconds = int(env, "DATA_POLL_SECONDS");
+  if (seconds !== 0 && seconds < MIN_DATA_POLL_SECONDS) {
+    throw new Error(`DATA_POLL_SECONDS must be 0 (never) or at least ${MIN_DATA_POLL_SECONDS}, got '${read(env, "DATA_POLL_SECONDS")}'`);
+  }
+  return seconds;
+}
+
 /** Node refuses a headers timeout longer than the request timeout; say so in the variables' names. */
 function serverTimeouts(env: Env): { serverHeadersTimeoutMs: number; serverRequestTimeoutMs: number } {
   const serverHeadersTimeoutMs = int(env, "SERVER_HEADERS_TIMEOUT_MS");
@@ -100,6 +137,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Base URL of the publication the server follows (no trailing slash); undefined = DATA_DIR. */
+  dataUrl: string | undefined;
+  /** Seconds between checks for a new publication; 0 = never. */
+  dataPollSeconds: number;
   apiKey: string | undefined;
   publicUrl: string | undefined;
   replayDir: string | undefined;
@@ -135,6 +176,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, "PORT"),
     host: read(env, "HOST"),
     dataDir: read(env, "DATA_DIR"),
+    dataUrl: dataUrl(opt("DATA_URL")),
+    dataPollSeconds: dataPollSeconds(env),
     apiKey: opt("ASSET_SERVER_API_KEY"),
     publicUrl: opt("ASSET_SERVER_PUBLIC_URL")?.replace(/\/+$/, ""),
     replayDir: opt("ASSET_SERVER_REPLAY"),

@@ -4,13 +4,17 @@ import type { BreakerRegistry } from "../core/circuit-breaker.ts";
 import type { Published } from "../core/published.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
+import type { DataFollower } from "./data/follow.ts";
 import type { Usage } from "./stats/usage.ts";
 
 /** Everything a route needs, built once per process. */
 export interface AppDeps {
   runtime: Runtime;
   sources: readonly Source[];
+  /** The data in service: one object whose fields a new publication replaces together (server/data/follow.ts). */
   published: Published;
+  /** Follows the publication (DATA_URL or DATA_DIR) and reports on it in /health; set by createDeps. */
+  data?: DataFollower;
   breakers: BreakerRegistry;
   /** Usage statistics and metrics (server/stats/usage.ts): aggregate counts only. */
   usage: Usage;

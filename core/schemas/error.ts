@@ -9,4 +9,24 @@ export const ErrorBody = z
   .meta({ id: "Error" });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export const Health = z.object({ ok: z.boolean() }).meta({ id: "Health" });
+/** The published data in service: where it came from, how old it is, and how following its source goes. */
+export const DataStatus = z
+  .object({
+    source: z.enum(["url", "dir"]).describe("where the data in service was read: DATA_URL's publication or DATA_DIR"),
+    url: z.string().optional().describe("DATA_URL, the publication the server follows, when set"),
+    set: z.string().optional().describe("the DATA_DIR set in service (sets/<set>/), when the source is dir and DATA_DIR has sets"),
+    builtAt: z.iso.datetime().describe("when the pipeline built the index in service"),
+    ageSeconds: z.int().min(0).describe("seconds from builtAt to now"),
+    assets: z.int().min(0).describe("assets in the index in service"),
+    loadedAt: z.iso.datetime().describe("when this server put the data in service"),
+    pollSeconds: z.int().min(0).describe("seconds between checks for a new publication (DATA_POLL_SECONDS); 0 = never"),
+    lastCheckAt: z.iso.datetime().nullable().describe("when the source was last checked; null before the first check"),
+    lastError: z
+      .object({ at: z.iso.datetime(), message: z.string() })
+      .nullable()
+      .describe("the last check, when it failed (null when it succeeded): the data in service stayed as it was"),
+  })
+  .meta({ id: "DataStatus" });
+export type DataStatus = z.infer<typeof DataStatus>;
+
+export const Health = z.object({ ok: z.boolean(), data: DataStatus.optional().describe("the published data this server answers from") }).meta({ id: "Health" });

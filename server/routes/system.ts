@@ -9,7 +9,8 @@ export const pageRoute = get("/", PAGE, (deps) => {
   return (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView());
 });
 
-export const healthRoute = get("/health", HEALTH, () => () => ({ ok: true }), {
+/** Up, and the published data's source and age (the server keeps answering from older data when a new one fails). */
+export const healthRoute = get("/health", HEALTH, (deps) => () => ({ ok: true, ...(deps.data ? { data: deps.data.status() } : {}) }), {
   operationId: "getHealth",
   tags: ["System"],
   summary: "Liveness check",

@@ -1,0 +1,169 @@
+/**
+ * The server follows its publication (DATA_URL, else DATA_DIR's `current.json`): every
+ * DATA_POLL_SECONDS it asks whether the publication changed; a new one is fetched, checked against
+ * its meta, read and built between requests, then put in service in one synchronous step. Any
+ * failure keeps the data in service, and is logged, counted and shown in /health.
+ */
+import { Counter } from "prom-client";
+import type { IndexMeta, Published } from "../../core/published.ts";
+import type { DataStatus } from "../../core/schemas/index.ts";
+import type { Metrics } from "../stats/metrics.ts";
+import { readPublication } from "./publication.ts";
+
+/** Where the data in service was read: DATA_URL, or DATA_DIR (and which of its sets). */
+export type DataOrigin = { source: "url" } | { source: "dir"; set?: string };
+
+/** A new publication, fetched but not yet checked nor in service. */
+export interface DataChange {
+  files: ReadonlyMap<string, Buffer>;
+  meta: IndexMeta | undefined;
+  origin: DataOrigin;
+  /** Called once the change is in service: the source then compares later polls with it. */
+  commit(): void;
+}
+
+export interface DataSource {
+  /** The new publication, or undefined when it is the one in service. Throws when it cannot tell. */
+  poll(): Promise<DataChange | undefined>;
+  /** Releases connections; a poll under way fails. */
+  close?(): Promise<void>;
+}
+
+export type CheckOutcome = "unchanged" | "updated" | "failed";
+export const CHECK_OUTCOMES: readonly CheckOutcome[] = ["unchanged", "updated", "failed"];
+export const DATA_CHECKS_METRIC = "asset_search_data_checks_total";
+
+export interface DataFollower {
+  /**
+   * Checks the source now and puts a new publication in service. A call made while a check runs
+   * gets the check that starts after it (so it sees the source as it is now); never rejects.
+   */
+  checkNow(): Promise<CheckOutcome>;
+  /** Starts polling every `pollSeconds` (and watching, when given); nothing when `pollSeconds` is 0. Timers keep no process alive. */
+  start(): void;
+  /** Stops polling and watching; a check under way is cut. */
+  stop(): Promise<void>;
+  status(): DataStatus;
+}
+
+export interface FollowOptions {
+  /** The data in service: its fields are replaced together, so every holder of the object sees the new data. */
+  published: Published;
+  /** Where `published` was read. */
+  origin: DataOrigin;
+  source: DataSource;
+  /** DATA_URL, shown in the status when set. */
+  url?: string;
+  pollSeconds: number;
+  now?: () => Date;
+  /** Counts checks by outcome in this registry (`asset_search_data_checks_total`). */
+  metrics?: Metrics;
+  /** Also checks when `onChange` is called (DATA_DIR's watcher); returns what to close on stop. */
+  watch?: (onChange: () => void) => { close(): void } | undefined;
+  log?: (line: string) => void;
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export function followData(options: FollowOptions): DataFollower {
+  const { published, source, pollSeconds } = options;
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((line: string) => console.error(line));
+  const where = options.url ? options.url : "DATA_DIR";
+  const counter = options.metrics
+    ? new Counter({
+        name: DATA_CHECKS_METRIC,
+        help: "Checks for a new publication (DATA_URL or DATA_DIR), by outcome (unchanged, updated, failed: the data in service stayed).",
+        labelNames: ["outcome"],
+        registers: [options.metrics.registry],
+      })
+    : undefined;
+  for (const outcome of CHECK_OUTCOMES) counter?.inc({ outcome }, 0);
+
+  let inService = { origin: options.origin, loadedAt: now().toISOString() };
+  let lastCheckAt: string | null = null;
+  let lastError: { at: string; message: string } | null = null;
+  let running: Promise<CheckOutcome> | undefined;
+  let queued: Promise<CheckOutcome> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: { close(): void } | undefined;
+  let stopped = false;
+
+  async function check(): Promise<CheckOutcome> {
+    const at = now().toISOString();
+    let outcome: CheckOutcome;
+    try {
+      const change = await source.poll();
+      if (change) {
+        const next = await readPublication(change.files, change.meta);
+        // One synchronous step: a request sees the whole old set or the whole new one.
+        Object.assign(published, next);
+        change.commit();
+        inService = { origin: change.origin, loadedAt: now().toISOString() };
+        log(`data: now serving ${next.index.assets.length} assets built ${next.index.builtAt} from ${where}`);
+      }
+      outcome = change ? "updated" : "unchanged";
+      lastError = null;
+    } catch (err) {
+      outcome = "failed";
+      lastError = { at, message: message(err) };
+      if (!stopped) log(`data: kept the data in service; ${where}: ${message(err)}`);
+    }
+    lastCheckAt = at;
+    counter?.inc({ outcome });
+    return outcome;
+  }
+
+  function checkNow(): Promise<CheckOutcome> {
+    if (!running) {
+      running = check().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    queued ??= running.then(() => {
+      queued = undefined;
+      return checkNow();
+    });
+    return queued;
+  }
+
+  function schedule(): void {
+    timer = setTimeout(() => {
+      void checkNow().finally(() => {
+        if (!stopped) schedule();
+      });
+    }, pollSeconds * 1000);
+    timer.unref();
+  }
+
+  return {
+    checkNow,
+    start() {
+      if (pollSeconds === 0 || timer || stopped) return;
+      schedule();
+      watcher = options.watch?.(() => void checkNow());
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      watcher?.close();
+      await source.close?.();
+    },
+    status(): DataStatus {
+      const { index } = published;
+      return {
+        ...inService.origin,
+        ...(options.url ? { url: options.url } : {}),
+        builtAt: index.builtAt,
+        ageSeconds: Math.max(0, Math.floor((now().getTime() - Date.parse(index.builtAt)) / 1000)),
+        assets: index.assets.length,
+        loadedAt: inService.loadedAt,
+        pollSeconds,
+        lastCheckAt,
+        lastError,
+      };
+    },
+  };
+}

@@ -1,0 +1,432 @@
+/**
+ * The server follows its publication (server/data/follow.ts): DATA_URL served by a loopback static
+ * server that honours If-None-Match, and DATA_DIR's current.json. Checks are driven by `checkNow()`
+ * (and fake timers for the polling), never by sleeping.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { type IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES } from "../core/published.ts";
+import type { Asset, DataStatus } from "../core/schemas/index.ts";
+import { AssetIndex } from "../core/search-index.ts";
+import { buildCatalog } from "../pipeline/catalog.ts";
+import { publishSet, type SetContents } from "../pipeline/publish.ts";
+import { dirSource, watchDir } from "../server/data/dir-source.ts";
+import { type DataSource, followData } from "../server/data/follow.ts";
+import { createDeps, startServer } from "../server/start.ts";
+import { FIXTURES } from "./helpers/replay.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
+
+const PROVIDER = "polyhaven";
+const WORD = "lantern";
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "follow-"));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Assets of one publication: `slugs` each titled with WORD, so one search finds all of them. */
+const assets = (...slugs: string[]): Asset[] => slugs.map((slug) => syntheticAsset(PROVIDER, slug, { title: `${WORD} ${slug}` }));
+
+function contents(list: Asset[], builtAt: string): SetContents {
+  return {
+    catalog: `${JSON.stringify(buildCatalog([], [], builtAt))}\n`,
+    history: `${JSON.stringify({ points: [] })}\n`,
+    index: AssetIndex.build(list, builtAt).serialize(),
+  };
+}
+
+const sha256 = (body: Buffer | string) => createHash("sha256").update(body).digest("hex");
+
+/** index.meta.json for the files, as the pipeline writes it (core/published.ts IndexMeta). */
+function metaOf(files: SetContents, list: Asset[], builtAt: string): IndexMeta {
+  const entries = (Object.keys(PUBLISHED_FILES) as (keyof SetContents)[]).map((key) => [
+    PUBLISHED_FILES[key],
+    { bytes: Buffer.byteLength(files[key]), sha256: sha256(files[key]) },
+  ]);
+  return {
+    format: PUBLICATION_VERSION,
+    builtAt,
+    engine: { name: "asset-search bm25", analysis: {} },
+    counts: { assets: list.length, sources: { [PROVIDER]: list.length } },
+    files: Object.fromEntries(entries),
+  };
+}
+
+/**
+ * Deploys a publication to `<root>/v1/`: the files first, the meta last (as a reader would want).
+ * `tamper` changes the index's bytes after the meta was computed (same length, another sha256);
+ * `meta` edits the meta.
+ */
+function deploy(root: string, list: Asset[], builtAt: string, options: { tamper?: boolean; meta?: (m: IndexMeta) => unknown } = {}): void {
+  const files = contents(list, builtAt);
+  const meta = metaOf(files, list, builtAt);
+  const dir = join(root, `v${PUBLICATION_VERSION}`);
+  mkdirSync(dir, { recursive: true });
+  const index = Buffer.from(files.index);
+  if (options.tamper) index[index.length - 5]! ^= 0xff;
+  writeFileSync(join(dir, PUBLISHED_FILES.catalog), files.catalog);
+  writeFileSync(join(dir, PUBLISHED_FILES.history), files.history);
+  writeFileSync(join(dir, PUBLISHED_FILES.index), index);
+  writeFileSync(join(dir, META_FILE), JSON.stringify(options.meta ? options.meta(meta) : meta));
+}
+
+/** A set in DATA_DIR by the pipeline's own publishSet, with its meta as the fourth file (unless `withMeta` is false). */
+function publishDir(dataDir: string, list: Asset[], builtAt: string, options: { withMeta?: boolean; tamper?: boolean } = {}): string {
+  const files = contents(list, builtAt);
+  const meta = metaOf(files, list, builtAt);
+  if (options.tamper) meta.files[PUBLISHED_FILES.catalog]!.sha256 = "0".repeat(64);
+  const set = publishSet(dataDir, files, builtAt);
+  if (options.withMeta ?? true) writeFileSync(join(dataDir, "sets", set, META_FILE), JSON.stringify(meta));
+  return set;
+}
+
+interface Logged {
+  path: string;
+  ifNoneMatch: string | undefined;
+  status: number;
+}
+
+/** A static file server on 127.0.0.1: ETag = the body's sha256, 304 when If-None-Match names it. */
+async function staticServer(root: string): Promise<{ url: string; log: Logged[]; close: () => Promise<void> }> {
+  const log: Logged[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const ifNoneMatch = req.headers["if-none-match"];
+    const answer = (status: number, headers: Record<string, string | number> = {}, body?: Buffer) => {
+      log.push({ path, ifNoneMatch, status });
+      res.writeHead(status, headers).end(body);
+    };
+    let body: Buffer;
+    try {
+      if (path.includes("..")) throw new Error("no");
+      body = readFileSync(join(root, path));
+    } catch {
+      answer(404);
+      return;
+    }
+    const etag = `"${sha256(body)}"`;
+    if (ifNoneMatch === etag) answer(304, { etag });
+    else answer(200, { etag, "content-length": body.length, "content-type": "application/octet-stream" }, body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+const OLD = ["alpha", "bravo"];
+const NEW = ["alpha", "charlie", "delta"];
+const ids = (slugs: string[]) => slugs.map((s) => `${PROVIDER}:${s}`).sort();
+
+describe("following DATA_URL", () => {
+  let root: string;
+  let files: Awaited<ReturnType<typeof staticServer>>;
+  let started: Awaited<ReturnType<typeof startServer>>;
+  let base: string;
+  const search = async (): Promise<{ status: number; ids: string[] }> => {
+    const res = await fetch(`${base}/v1/search?q=${WORD}&providers=${PROVIDER}&limit=50`);
+    const body = (await res.json()) as { results?: Asset[] };
+    return { status: res.status, ids: (body.results ?? []).map((a) => a.id).sort() };
+  };
+  const health = async (): Promise<DataStatus> => ((await (await fetch(`${base}/health`)).json()) as { data: DataStatus }).data;
+  const metaRequests = () => files.log.filter((l) => l.path === `/v1/${META_FILE}`);
+
+  beforeAll(async () => {
+    root = tempDir();
+    deploy(root, assets(...OLD), "2026-11-20T04:00:00.000Z");
+    files = await staticServer(root);
+    const config = loadConfig({
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: tempDir(), // empty: the publication at DATA_URL is the only data
+      DATA_URL: files.url,
+      DATA_POLL_SECONDS: "0",
+      ASSET_SERVER_REPLAY: FIXTURES,
+      RATE_LIMIT_PER_MINUTE: "0",
+    });
+    started = await startServer(config, { signals: false });
+    base = `http://127.0.0.1:${new URL(started.server.url!).port}`;
+  });
+  afterAll(async () => {
+    await started?.shutdown();
+    await files?.close();
+  });
+
+  it("serves the publication from the first request on, and says so in /health", async () => {
+    expect(await search()).toEqual({ status: 200, ids: ids(OLD) });
+    const data = await health();
+    expect(data).toMatchObject({ source: "url", url: files.url, builtAt: "2026-11-20T04:00:00.000Z", assets: 2, pollSeconds: 0, lastError: null });
+    expect(data.set).toBeUndefined();
+    expect(data.lastCheckAt).not.toBeNull();
+  });
+
+  it("asks again with If-None-Match and fetches nothing more on a 304", async () => {
+    const before = files.log.length;
+    expect(await started.deps.data!.checkNow()).toBe("unchanged");
+    const asked = files.log.slice(before);
+    expect(asked).toEqual([{ path: `/v1/${META_FILE}`, ifNoneMatch: `"${sha256(readFileSync(join(root, "v1", META_FILE)))}"`, status: 304 }]);
+  });
+
+  it("swaps in a new publication while searches go on: none fails, each sees the old set or the new one whole", async () => {
+    deploy(root, assets(...NEW), "2026-11-21T04:00:00.000Z");
+    // `during`: sent and answered while the check ran; `after`: sent once the new set was in service.
+    const answers: { status: number; ids: string[]; during: boolean; after: boolean }[] = [];
+    let checking = false;
+    let swapped = false;
+    let stop = false;
+    const loop = async () => {
+      while (!stop) {
+        const [during, after] = [checking, swapped];
+        const answer = await search();
+        answers.push({ ...answer, during: during && checking, after });
+      }
+    };
+    const loops = [loop(), loop(), loop(), loop()];
+    while (answers.length < 8) await search(); // the loops are answering before the check starts
+    checking = true;
+    const outcome = await started.deps.data!.checkNow();
+    checking = false;
+    swapped = true;
+    while (answers.filter((a) => a.after).length < 8) await search();
+    stop = true;
+    await Promise.all(loops);
+
+    expect(outcome).toBe("updated");
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    for (const a of answers) expect([ids(OLD), ids(NEW)]).toContainEqual(a.ids);
+    expect(answers.some((a) => a.during)).toBe(true);
+    expect(answers.some((a) => a.ids.join() === ids(OLD).join())).toBe(true);
+    for (const a of answers.filter((a) => a.after)) expect(a.ids).toEqual(ids(NEW));
+    expect(await search()).toEqual({ status: 200, ids: ids(NEW) });
+    expect(await health()).toMatchObject({ source: "url", builtAt: "2026-11-21T04:00:00.000Z", assets: 3, lastError: null });
+  });
+
+  it("keeps the data in service when a file does not match the meta's sha256, and shows the error in /health", async () => {
+    deploy(root, assets("echo"), "2026-11-22T04:00:00.000Z", { tamper: true });
+    expect(await started.deps.data!.checkNow()).toBe("failed");
+    expect(await search()).toEqual({ status: 200, ids: ids(NEW) });
+    const data = await health();
+    expect(data).toMatchObject({ source: "url", builtAt: "2026-11-21T04:00:00.000Z", assets: 3 });
+    expect(data.lastError?.message).toMatch(/^index\.json\.gz has sha256 [0-9a-f]{64}; index\.meta\.json says [0-9a-f]{64}$/);
+    expect(data.lastError?.at).toBe(data.lastCheckAt);
+    expect(await started.deps.usage.metrics.text()).toContain('asset_search_data_checks_total{outcome="failed"} 1');
+  });
+
+  it("tries a failed publication again on the next check (its ETag was not kept), and clears the error once it loads", async () => {
+    // The same meta, now with the right file: a CDN that served a stale file a moment ago.
+    const meta = readFileSync(join(root, "v1", META_FILE));
+    deploy(root, assets("echo"), "2026-11-22T04:00:00.000Z");
+    expect(readFileSync(join(root, "v1", META_FILE))).toEqual(meta);
+    const before = metaRequests().length;
+    expect(await started.deps.data!.checkNow()).toBe("updated");
+    expect(
+      metaRequests()
+        .slice(before)
+        .map((l) => l.status),
+    ).toEqual([200]);
+    expect(await search()).toEqual({ status: 200, ids: ids(["echo"]) });
+    expect(await health()).toMatchObject({ builtAt: "2026-11-22T04:00:00.000Z", assets: 1, lastError: null });
+  });
+
+  it("refuses a meta of another format, keeping the data in service", async () => {
+    deploy(root, assets("foxtrot"), "2026-11-23T04:00:00.000Z", { meta: (m) => ({ ...m, format: 2 }) });
+    expect(await started.deps.data!.checkNow()).toBe("failed");
+    expect(files.log.at(-1)!.path).toBe(`/v1/${META_FILE}`); // no file of that publication was fetched
+    expect(await search()).toEqual({ status: 200, ids: ids(["echo"]) });
+    expect((await health()).lastError?.message).toBe("index.meta.json has format 2; this server reads format 1 only");
+  });
+
+  it("refuses a file longer than the meta says without reading past that size", async () => {
+    deploy(root, assets("golf"), "2026-11-24T04:00:00.000Z", {
+      meta: (m) => {
+        m.files[PUBLISHED_FILES.history]!.bytes = 2;
+        return m;
+      },
+    });
+    expect(await started.deps.data!.checkNow()).toBe("failed");
+    expect((await health()).lastError?.message).toBe(`${files.url}/v1/${PUBLISHED_FILES.history} is larger than 2 bytes`);
+    expect(await search()).toEqual({ status: 200, ids: ids(["echo"]) });
+  });
+
+  it("keeps the data in service when the publication cannot be reached", async () => {
+    rmSync(join(root, "v1", META_FILE));
+    expect(await started.deps.data!.checkNow()).toBe("failed");
+    expect((await health()).lastError?.message).toBe(`GET ${files.url}/v1/${META_FILE} answered HTTP 404`);
+    expect(await search()).toEqual({ status: 200, ids: ids(["echo"]) });
+    expect(await started.deps.usage.metrics.text()).toMatch(
+      /asset_search_data_checks_total\{outcome="unchanged"\} 1\nasset_search_data_checks_total\{outcome="updated"\} 3\nasset_search_data_checks_total\{outcome="failed"\} 4/,
+    );
+  });
+});
+
+describe("following DATA_DIR", () => {
+  it("loads the set current.json names once it changes, checking it against its meta; a set without meta still loads", async () => {
+    const dataDir = tempDir();
+    const first = publishDir(dataDir, assets(...OLD), "2026-11-20T04:00:00.000Z");
+    const deps = createDeps(loadConfig({ DATA_DIR: dataDir, DATA_POLL_SECONDS: "0", ASSET_SERVER_REPLAY: FIXTURES }));
+    const data = deps.data!;
+    expect(data.status()).toMatchObject({ source: "dir", set: first, assets: 2, lastCheckAt: null });
+    expect(await data.checkNow()).toBe("unchanged");
+
+    const second = publishDir(dataDir, assets(...NEW), "2026-11-21T04:00:00.000Z");
+    const published = deps.published;
+    expect(await data.checkNow()).toBe("updated");
+    expect(deps.published).toBe(published); // the same object, its fields replaced
+    expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
+    expect(data.status()).toMatchObject({ source: "dir", set: second, builtAt: "2026-11-21T04:00:00.000Z", lastError: null });
+
+    publishDir(dataDir, assets("hotel"), "2026-11-22T04:00:00.000Z", { tamper: true });
+    expect(await data.checkNow()).toBe("failed");
+    expect(data.status().set).toBe(second);
+    expect(data.status().lastError?.message).toMatch(/^catalog\.json has sha256 [0-9a-f]{64}; index\.meta\.json says 0{64}$/);
+    expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
+
+    const old = publishDir(dataDir, assets("india"), "2026-11-23T04:00:00.000Z", { withMeta: false });
+    expect(await data.checkNow()).toBe("updated");
+    expect(data.status()).toMatchObject({ set: old, assets: 1, lastError: null });
+  });
+
+  it("sees a new current.json through the watcher, before any poll", async () => {
+    const dataDir = tempDir();
+    publishDir(dataDir, assets(...OLD), "2026-11-20T04:00:00.000Z");
+    const deps = createDeps(loadConfig({ DATA_DIR: dataDir, ASSET_SERVER_REPLAY: FIXTURES }));
+    let loaded!: () => void;
+    const seen = new Promise<void>((resolve) => {
+      loaded = resolve;
+    });
+    const data = followData({
+      published: deps.published,
+      origin: { source: "dir" },
+      source: dirSource(dataDir, undefined),
+      pollSeconds: 3600,
+      watch: (onChange) => watchDir(dataDir, onChange),
+      log: (line) => {
+        if (line.includes("now serving 3 assets")) loaded();
+      },
+    });
+    // The loaded set is unknown to this source: it loads whatever current.json names on the first change.
+    data.start();
+    publishDir(dataDir, assets(...NEW), "2026-11-21T04:00:00.000Z");
+    await seen;
+    await data.stop();
+    expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
+  });
+});
+
+describe("polling", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const countingSource = (): DataSource & { polls: number } => {
+    const source = {
+      polls: 0,
+      poll: async () => {
+        source.polls++;
+        return undefined;
+      },
+    };
+    return source;
+  };
+  const empty = () => ({ index: AssetIndex.empty(), catalog: undefined, history: { points: [] } });
+
+  it("checks every pollSeconds until stopped", async () => {
+    vi.useFakeTimers();
+    const source = countingSource();
+    const data = followData({ published: empty(), origin: { source: "dir" }, source, pollSeconds: 60 });
+    data.start();
+    data.start(); // a second start adds no second timer
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(source.polls).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(source.polls).toBe(1);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(source.polls).toBe(3);
+    await data.stop();
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(source.polls).toBe(3);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("does not poll when pollSeconds is 0", async () => {
+    vi.useFakeTimers();
+    const source = countingSource();
+    followData({ published: empty(), origin: { source: "dir" }, source, pollSeconds: 0 }).start();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("keeps no process alive: its timer is unreferenced", async () => {
+    const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timeouts();
+    const data = followData({ published: empty(), origin: { source: "dir" }, source: countingSource(), pollSeconds: 60 });
+    data.start();
+    expect(timeouts()).toBe(before);
+    await data.stop();
+  });
+
+  it("a check asked while one runs waits for it, then checks again", async () => {
+    let release!: () => void;
+    const source = countingSource();
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: DataSource = {
+      poll: async () => {
+        source.polls++;
+        if (source.polls === 1) await gate;
+        return undefined;
+      },
+    };
+    const data = followData({ published: empty(), origin: { source: "dir" }, source: slow, pollSeconds: 0 });
+    const first = data.checkNow();
+    const second = data.checkNow();
+    const third = data.checkNow();
+    expect(third).toBe(second);
+    release();
+    expect(await Promise.all([first, second])).toEqual(["unchanged", "unchanged"]);
+    expect(source.polls).toBe(2);
+  });
+});
+
+describe("DATA_URL and DATA_POLL_SECONDS", () => {
+  it("reads a base URL without its trailing slash", () => {
+    expect(loadConfig({ DATA_URL: "https://owner.github.io/repo/" }).dataUrl).toBe("https://owner.github.io/repo");
+    expect(loadConfig({}).dataUrl).toBeUndefined();
+    expect(loadConfig({}).dataPollSeconds).toBe(300);
+    expect(loadConfig({ DATA_POLL_SECONDS: "0" }).dataPollSeconds).toBe(0);
+  });
+
+  it.each([
+    ["ftp://owner.github.io/repo", "DATA_URL must be an absolute http(s) URL, got 'ftp://owner.github.io/repo'"],
+    ["owner.github.io/repo", "DATA_URL must be an absolute http(s) URL, got 'owner.github.io/repo'"],
+    ["https://owner.github.io/repo/v1/", "DATA_URL is the base of a publication, without its /v<format> folder, got 'https://owner.github.io/repo/v1/'"],
+    ["https://owner.github.io/repo?x=1", "DATA_URL must have no query or fragment, got 'https://owner.github.io/repo?x=1'"],
+  ])("refuses DATA_URL %s", (value, error) => {
+    expect(() => loadConfig({ DATA_URL: value })).toThrow(error);
+  });
+
+  it.each([
+    ["5", "DATA_POLL_SECONDS must be 0 (never) or at least 10, got '5'"],
+    ["-1", "DATA_POLL_SECONDS must be a non-negative number, got '-1'"],
+    ["soon", "DATA_POLL_SECONDS must be a non-negative number, got 'soon'"],
+  ])("refuses DATA_POLL_SECONDS %s", (value, error) => {
+    expect(() => loadConfig({ DATA_POLL_SECONDS: value })).toThrow(error);
+  });
+});
