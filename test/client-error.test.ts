@@ -111,7 +111,7 @@ describe("requests Node's parser refuses, and slow clients", () => {
     expect(text).toContain(JSON.stringify({ error: "missing Host header: an HTTP/1.1 request must name the host it is for" }));
     const old = await raw(port, "GET /health HTTP/1.0\r\n\r\n");
     expect(old.text).toMatch(/^HTTP\/1\.1 200 /);
-    expect(old.text).toContain('{"ok":true}');
+    expect(old.text).toContain('{"ok":true,');
   });
 
   it("a client that sends part of its headers and waits is cut after the headers timeout, with a 408", async () => {
