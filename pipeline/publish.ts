@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { CURRENT_FILE, currentSet, type IndexMeta, META_FILE, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
-import { AssetIndex } from "../core/search-index.ts";
 import { fsyncDir, isAtomicTemp, writeAtomic, writeDurable } from "./atomic-write.ts";
 import { assetCounts, buildMeta, metaJson } from "./meta.ts";
 
@@ -12,12 +12,19 @@ export type SetContents = Record<keyof typeof PUBLISHED_FILES, string | Buffer>;
 /** A set's files by name: the three of PUBLISHED_FILES, then the meta that lists them. */
 type SetFiles = [name: string, content: string | Buffer][];
 
-const LOOSE_FILES: readonly string[] = Object.values(PUBLISHED_FILES);
+/** The files of the layout before sets, a set's meta among them when a set was copied out as loose files. */
+const LOOSE_FILES: readonly string[] = [...Object.values(PUBLISHED_FILES), META_FILE];
 
 function setFiles(contents: SetContents, builtAt: string, counts: IndexMeta["counts"]): SetFiles {
   const files: SetFiles = Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, contents[key as keyof SetContents]]);
   return [...files, [META_FILE, metaJson(buildMeta(contents, builtAt, counts))]];
 }
+
+/**
+ * The records of an `index.json.gz` as core/search-index.ts `serialize` writes it, read without
+ * building the index: only their sources are counted, and it keeps publishing short.
+ */
+const records = (gz: string | Buffer): { provider: string }[] => (JSON.parse(gunzipSync(gz).toString("utf8")) as { assets: { provider: string }[] }).assets;
 
 /** `20261122T040000Z-<8 hex>`: sorts by build time, and differs whenever the content does. */
 function setName(files: SetFiles, builtAt: string): string {
@@ -74,8 +81,7 @@ export function publishSet(dataDir: string, contents: SetContents, builtAt: stri
   const setsDir = join(dataDir, SETS_DIR);
   // A new sets/ must be on disk before the pointer names a folder in it.
   if (mkdirSync(setsDir, { recursive: true }) !== undefined) fsyncDir(dataDir);
-  const index = () => AssetIndex.deserialize(Buffer.isBuffer(contents.index) ? contents.index : Buffer.from(contents.index));
-  const files = setFiles(contents, builtAt, counts ?? assetCounts(index().assets));
+  const files = setFiles(contents, builtAt, counts ?? assetCounts(records(contents.index)));
   const name = setName(files, builtAt);
   writeSet(setsDir, name, files);
   writeAtomic(join(dataDir, CURRENT_FILE), `${JSON.stringify({ set: name })}\n`);

@@ -145,7 +145,8 @@ describe("pipeline: the published set", () => {
   it("reads the loose files of the layout before sets (history included), then replaces them by a set", async () => {
     const dataDir = tempDir();
     const old = await run(dataDir, "2026-11-21T04:00:00Z");
-    for (const file of ["index.json.gz", "catalog.json", "catalog-history.json"]) {
+    // A set copied out whole: its meta goes with the loose files once a set replaces them.
+    for (const file of ["index.json.gz", "catalog.json", "catalog-history.json", "index.meta.json"]) {
       renameSync(join(dataDir, "sets", old, file), join(dataDir, file));
     }
     rmSync(join(dataDir, "sets"), { recursive: true });
