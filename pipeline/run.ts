@@ -16,7 +16,7 @@ export interface PipelineOptions {
   runtime: Runtime;
   sources: readonly Source[];
   dataDir: string;
-  /** One progress line per source (stderr in the CLI). */
+  /** One progress line per source (the job's log in pipeline/main.ts). */
   log?: (line: string) => void;
   /** Where the previous catalog, history and index are read; default DATA_DIR's live set. */
   previous?: PreviousFrom;
