@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -9,6 +10,8 @@ export interface Published {
   index: AssetIndex;
   catalog: Catalog | undefined;
   history: CatalogHistory;
+  /** `index.meta.json`, absent from sets written before it existed. */
+  meta?: IndexMeta;
 }
 
 /** The files of one published set. */
@@ -44,6 +47,39 @@ export const IndexMeta = z
   })
   .meta({ id: "IndexMeta" });
 export type IndexMeta = z.infer<typeof IndexMeta>;
+export type FileInfo = z.infer<typeof FileInfo>;
+
+/** A file's size and sha256, as `index.meta.json` lists it. */
+export const fileInfo = (content: string | Buffer): FileInfo => ({
+  bytes: Buffer.byteLength(content),
+  sha256: createHash("sha256").update(content).digest("hex"),
+});
+
+/** Throws, naming the file, unless `content` is the file `name` the meta lists (size and sha256). */
+export function checkFile(meta: IndexMeta, name: string, content: Buffer): void {
+  const want = meta.files[name];
+  if (!want) throw new Error(`${META_FILE} lists no ${name}`);
+  const got = fileInfo(content);
+  if (got.bytes !== want.bytes || got.sha256 !== want.sha256) {
+    throw new Error(
+      `${name} does not match ${META_FILE}: ${got.bytes} bytes with sha256 ${got.sha256}, expected ${want.bytes} bytes with sha256 ${want.sha256}`,
+    );
+  }
+}
+
+/** The content of each file of a set, by the keys of PUBLISHED_FILES. */
+export type SetFiles = Record<keyof typeof PUBLISHED_FILES, Buffer>;
+
+/** Reads a set's files, each checked against the meta first when there is one. */
+export function parseSet(files: SetFiles, meta?: IndexMeta): Published {
+  if (meta) for (const [key, name] of Object.entries(PUBLISHED_FILES)) checkFile(meta, name, files[key as keyof SetFiles]);
+  return {
+    index: AssetIndex.deserialize(files.index),
+    catalog: Catalog.parse(JSON.parse(files.catalog.toString("utf8"))),
+    history: CatalogHistory.parse(JSON.parse(files.history.toString("utf8"))),
+    ...(meta ? { meta } : {}),
+  };
+}
 
 /**
  * Layout of DATA_DIR: each pipeline run writes a complete set to `sets/<name>/`, then names it in
@@ -63,13 +99,15 @@ export function currentSet(dataDir: string): string | undefined {
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
 
-/** A set named by the pointer has all three files, written before the pointer: a missing one is damage. */
+/**
+ * A set named by the pointer has all its files, written before the pointer: a missing one is
+ * damage, as is a file that does not match the meta. Sets written before the meta have none.
+ */
 function loadSet(dir: string): Published {
-  return {
-    index: AssetIndex.deserialize(readFileSync(join(dir, PUBLISHED_FILES.index))),
-    catalog: Catalog.parse(readJson(join(dir, PUBLISHED_FILES.catalog))),
-    history: CatalogHistory.parse(readJson(join(dir, PUBLISHED_FILES.history))),
-  };
+  const metaPath = join(dir, META_FILE);
+  const meta = existsSync(metaPath) ? IndexMeta.parse(readJson(metaPath)) : undefined;
+  const read = (name: string) => readFileSync(join(dir, name));
+  return parseSet({ index: read(PUBLISHED_FILES.index), catalog: read(PUBLISHED_FILES.catalog), history: read(PUBLISHED_FILES.history) }, meta);
 }
 
 /** The layout before sets (loose files in DATA_DIR), still served by existing deployments. */

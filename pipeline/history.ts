@@ -1,6 +1,11 @@
 import type { Catalog, CatalogHistory, CatalogHistoryPoint } from "../core/schemas/index.ts";
+import { neverCounted } from "./catalog.ts";
 
-/** The day's point of `/catalog-history.json`: the catalog's totals and each source's listings. */
+/**
+ * The day's point of `/catalog-history.json`: the catalog's totals and each source's listings, and
+ * what a reader needs to tell an outage from a plateau: the sources whose numbers were carried
+ * over (`stale`), whether the total is a lower bound, and how many sources it counts.
+ */
 export function historyPoint(catalog: Catalog): CatalogHistoryPoint {
   return {
     date: catalog.countedAt.slice(0, 10),
@@ -10,6 +15,9 @@ export function historyPoint(catalog: Catalog): CatalogHistoryPoint {
     cc0: catalog.totals.cc0.count,
     directDownload: catalog.totals.directDownload.count,
     sources: Object.fromEntries(catalog.sources.map((s) => [s.id, s.total])),
+    stale: catalog.sources.filter((s) => s.stale !== undefined && !neverCounted(s)).map((s) => s.id),
+    atLeast: catalog.totals.listings.atLeast === true,
+    sourcesCounted: catalog.totals.sourcesCounted,
   };
 }
 

@@ -1,29 +1,38 @@
-import { appendFileSync } from "node:fs";
+import * as core from "@actions/core";
 import { loadConfig } from "../core/config.ts";
+import { createHttpClient } from "../core/http/client.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
-import { runPipeline } from "./run.ts";
+import { reportRun } from "./report.ts";
+import { PublicationRefused, runPipeline } from "./run.ts";
+import { loadPipelineSettings } from "./settings.ts";
 
-const config = loadConfig();
-const runtime = createRuntime(config);
-const { catalog, outcomes } = await runPipeline({
-  runtime,
-  sources: SOURCES,
-  dataDir: config.dataDir,
-  log: (line) => console.error(line),
-});
-await runtime.http.close();
+async function main(): Promise<void> {
+  const settings = loadPipelineSettings();
+  const config = loadConfig();
+  const runtime = createRuntime(config, { now: settings.now });
+  // The previous publication comes from the real network even when the sources are replayed.
+  const previousHttp = settings.previousUrl ? createHttpClient({ config }) : undefined;
+  core.startGroup("census and crawl");
+  try {
+    const { catalog, outcomes, set } = await runPipeline({
+      runtime,
+      sources: SOURCES,
+      dataDir: config.dataDir,
+      log: (line) => core.info(line),
+      limits: settings,
+      ...(settings.previousUrl && previousHttp ? { previous: { url: settings.previousUrl, http: previousHttp } } : {}),
+    });
+    core.endGroup();
+    await reportRun({ catalog, outcomes, set });
+  } catch (err) {
+    core.endGroup();
+    if (!(err instanceof PublicationRefused)) throw err;
+    await reportRun({ catalog: err.catalog, outcomes: err.outcomes, refused: err.reason });
+  } finally {
+    await Promise.all([runtime.http.close(), previousHttp?.close()]);
+  }
+}
 
-const summary = [
-  `## Catalog census ${catalog.countedAt}`,
-  "",
-  `${catalog.totals.listings.count}${catalog.totals.listings.atLeast ? "+" : ""} listings from ${catalog.totals.sourcesCounted} sources ` +
-    `(${catalog.totals.sourcesLinked} linked only)`,
-  "",
-  "| source | census | crawl | assets | ms | error |",
-  "|---|---|---|---|---|---|",
-  ...outcomes.map((o) => `| ${o.id} | ${o.census} | ${o.crawl} | ${o.assets} | ${o.tookMs} | ${o.error ?? ""} |`),
-].join("\n");
-// In GitHub Actions the summary shows on the run's page.
-if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${summary}\n`);
-console.error(summary);
+// Any other failure (a bad variable, an unreadable previous publication) fails the step with its message.
+await main().catch((err: unknown) => core.setFailed(err instanceof Error ? err.message : String(err)));

@@ -1,19 +1,44 @@
 import { join } from "node:path";
-import { loadPublished, type Published, SETS_DIR } from "../core/published.ts";
+import { SETS_DIR } from "../core/published.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { Asset, type Catalog, SourceCensus } from "../core/schemas/index.ts";
 import { AssetIndex } from "../core/search-index.ts";
 import type { Source } from "../core/source.ts";
 import { buildCatalog, neverCounted } from "./catalog.ts";
+import { type GuardLimits, refusal } from "./guard.ts";
 import { addPoint, historyPoint } from "./history.ts";
+import { assetCounts } from "./meta.ts";
+import { type PreviousFrom, readPrevious } from "./previous.ts";
 import { publishSet } from "./publish.ts";
+import { PIPELINE_DEFAULTS } from "./settings.ts";
 
 export interface PipelineOptions {
   runtime: Runtime;
   sources: readonly Source[];
   dataDir: string;
-  /** One progress line per source (stderr in the CLI). */
+  /** One progress line per source (the job's log in pipeline/main.ts). */
   log?: (line: string) => void;
+  /** Where the previous catalog, history and index are read; default DATA_DIR's live set. */
+  previous?: PreviousFrom;
+  /** When this run must not be published (pipeline/guard.ts); default MAX_FAILED_SHARE's and MAX_LISTINGS_DROP's defaults. */
+  limits?: GuardLimits;
+}
+
+const DEFAULT_LIMITS: GuardLimits = {
+  maxFailedShare: Number(PIPELINE_DEFAULTS.MAX_FAILED_SHARE),
+  maxListingsDrop: Number(PIPELINE_DEFAULTS.MAX_LISTINGS_DROP),
+};
+
+/** The run's results when the guard refused to publish them: the previous publication stays live. */
+export class PublicationRefused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly catalog: Catalog,
+    readonly outcomes: SourceOutcome[],
+  ) {
+    super(reason);
+    this.name = "PublicationRefused";
+  }
 }
 
 export interface SourceOutcome {
@@ -26,16 +51,6 @@ export interface SourceOutcome {
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
-
-/** Previous output (the live set, or the older loose files), or nothing on a first run (or when unreadable). */
-function previousOutput(dataDir: string, log: (line: string) => void): Published | undefined {
-  try {
-    return loadPublished(dataDir);
-  } catch (err) {
-    log(`previous data in ${dataDir} is unreadable (${message(err)}); starting afresh`);
-    return undefined;
-  }
-}
 
 /**
  * The line of a source that has never been counted: a lower bound of 0 that says why, so the
@@ -87,13 +102,14 @@ async function crawlSource(source: Source, runtime: Runtime, previous: AssetInde
 
 /**
  * The daily job: census and crawl of every registered source → catalog.json,
- * catalog-history.json and index.json.gz, published together as one set (see publishSet). A
- * failing source never loses what the previous run had. Returns the set's name too.
+ * catalog-history.json and index.json.gz, published together as one set with its meta (see
+ * publishSet). A failing source never loses what the previous run had. Returns the set's name too.
+ * Throws PublicationRefused, having written nothing, when the guard refuses the run.
  */
 export async function runPipeline(options: PipelineOptions): Promise<{ catalog: Catalog; outcomes: SourceOutcome[]; set: string }> {
   const { runtime, sources, dataDir } = options;
   const log = options.log ?? (() => {});
-  const previous = previousOutput(dataDir, log);
+  const previous = await readPrevious(options.previous ?? { dataDir }, log);
   const countedAt = runtime.now().toISOString();
   const censuses: SourceCensus[] = [];
   const assets: Asset[] = [];
@@ -121,13 +137,16 @@ export async function runPipeline(options: PipelineOptions): Promise<{ catalog: 
   }
 
   const catalog = buildCatalog(censuses, sources, countedAt);
+  const refused = refusal(outcomes, catalog, previous?.catalog, options.limits ?? DEFAULT_LIMITS);
+  if (refused) throw new PublicationRefused(refused, catalog, outcomes);
   const history = addPoint(previous?.history ?? { points: [] }, historyPoint(catalog));
+  const index = AssetIndex.build(assets, countedAt);
   const contents = {
-    index: AssetIndex.build(assets, countedAt).serialize(),
+    index: index.serialize(),
     catalog: `${JSON.stringify(catalog, null, 1)}\n`,
     history: `${JSON.stringify(history, null, 1)}\n`,
   };
-  const set = publishSet(dataDir, contents, countedAt);
+  const set = publishSet(dataDir, contents, countedAt, assetCounts(index.assets));
   log(`published ${join(dataDir, SETS_DIR, set)}`);
   return { catalog, outcomes, set };
 }

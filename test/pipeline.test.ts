@@ -20,6 +20,9 @@ afterEach(() => {
 
 const catalogOf = (dataDir: string) => loadPublished(dataDir).catalog!;
 
+// With one source, its failure is every source failing: these tests lift the guard (pipeline/guard.ts) to see what a failure keeps.
+const unguarded = { maxFailedShare: 1, maxListingsDrop: 1 };
+
 describe("pipeline", () => {
   it("writes the catalog, one history point per day and the index, with a line per source", async () => {
     const dataDir = tempDir();
@@ -38,7 +41,7 @@ describe("pipeline", () => {
     expect(catalog.byType.texture).toEqual({ count: 767 });
     expect(loadPublished(dataDir).index.get("polyhaven:ArmChair_01")?.title).toBe("Arm Chair 01");
     expect(readdirSync(dataDir).sort()).toEqual(["current.json", "sets"]);
-    expect(readdirSync(join(dataDir, "sets", set)).sort()).toEqual(["catalog-history.json", "catalog.json", "index.json.gz"]);
+    expect(readdirSync(join(dataDir, "sets", set)).sort()).toEqual(["catalog-history.json", "catalog.json", "index.json.gz", "index.meta.json"]);
 
     // A second run the same UTC day replaces that day's point; the next day adds one.
     await runPipeline({ runtime: replayRuntime({ now: new Date("2026-11-21T20:00:00Z") }), sources: [polyhaven], dataDir });
@@ -48,7 +51,18 @@ describe("pipeline", () => {
       ["2026-11-21", "2026-11-21T20:00:00.000Z"],
       ["2026-11-22", "2026-11-22T01:00:00.000Z"],
     ]);
-    expect(history.points[1]).toMatchObject({ listings: 771, free: 771, cc0: 771, sources: { polyhaven: 771 } });
+    expect(history.points[1]).toEqual({
+      date: "2026-11-22",
+      countedAt: "2026-11-22T01:00:00.000Z",
+      listings: 771,
+      free: 771,
+      cc0: 771,
+      directDownload: 771,
+      sources: { polyhaven: 771 },
+      stale: [],
+      atLeast: false,
+      sourcesCounted: 1,
+    });
   });
 
   it("keeps a failing source's last good numbers as stale, and its assets in the index", async () => {
@@ -58,7 +72,7 @@ describe("pipeline", () => {
     const failing = replayRuntime({ now: new Date("2026-11-21T04:00:00Z") });
     failing.replay.add({ url: "https://api.polyhaven.com/assets?type=textures", status: 500, body: "down" });
     const lines: string[] = [];
-    await runPipeline({ runtime: failing, sources: [polyhaven], dataDir, log: (l) => lines.push(l) });
+    await runPipeline({ runtime: failing, sources: [polyhaven], dataDir, log: (l) => lines.push(l), limits: unguarded });
     expect(lines[0]).toMatch(/^polyhaven: census stale \(771 listings\), crawl kept \(771 assets\).*HTTP 500/);
 
     const census = catalogOf(dataDir).sources[0]!;
@@ -67,11 +81,12 @@ describe("pipeline", () => {
     expect(census.stale?.since).toBe("2026-11-20T04:00:00.000Z");
     expect(census.stale?.error).toContain("answered HTTP 500");
     expect(loadPublished(dataDir).index.assets).toHaveLength(771);
+    expect(loadPublished(dataDir).history.points.at(-1)).toMatchObject({ date: "2026-11-21", listings: 771, stale: ["polyhaven"], sourcesCounted: 1 });
 
     // Still failing the day after: `since` stays at the last good count.
     const still = replayRuntime({ now: new Date("2026-11-22T04:00:00Z") });
     still.replay.add({ url: "https://api.polyhaven.com/assets?type=textures", status: 500, body: "down" });
-    await runPipeline({ runtime: still, sources: [polyhaven], dataDir });
+    await runPipeline({ runtime: still, sources: [polyhaven], dataDir, limits: unguarded });
     expect(catalogOf(dataDir).sources[0]!.stale?.since).toBe("2026-11-20T04:00:00.000Z");
   });
 });
@@ -81,7 +96,7 @@ describe("pipeline: sources that cannot be counted", () => {
     const dataDir = tempDir();
     const failing = replayRuntime({ now: new Date("2026-11-21T04:00:00Z") });
     failing.replay.add({ url: "https://api.polyhaven.com/assets?type=textures", status: 500, body: "down" });
-    const { outcomes } = await runPipeline({ runtime: failing, sources: [polyhaven], dataDir });
+    const { outcomes } = await runPipeline({ runtime: failing, sources: [polyhaven], dataDir, limits: unguarded });
     expect(outcomes[0]).toMatchObject({ id: "polyhaven", census: "missing", crawl: "kept", assets: 0 });
     const catalog = catalogOf(dataDir);
     expect(catalog.sources[0]).toMatchObject({ id: "polyhaven", total: 0, atLeast: true, stale: { error: expect.stringContaining("HTTP 500") } });
@@ -130,7 +145,8 @@ describe("pipeline: the published set", () => {
   it("reads the loose files of the layout before sets (history included), then replaces them by a set", async () => {
     const dataDir = tempDir();
     const old = await run(dataDir, "2026-11-21T04:00:00Z");
-    for (const file of ["index.json.gz", "catalog.json", "catalog-history.json"]) {
+    // A set copied out whole: its meta goes with the loose files once a set replaces them.
+    for (const file of ["index.json.gz", "catalog.json", "catalog-history.json", "index.meta.json"]) {
       renameSync(join(dataDir, "sets", old, file), join(dataDir, file));
     }
     rmSync(join(dataDir, "sets"), { recursive: true });

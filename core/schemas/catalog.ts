@@ -59,6 +59,10 @@ export const CatalogHistoryPoint = z
     cc0: z.int().min(0),
     directDownload: z.int().min(0),
     sources: z.record(z.string(), z.int().min(0)).describe("listings per source id"),
+    // Optional: points written before these fields existed lack them.
+    stale: z.array(z.string()).optional().describe("ids of the sources whose numbers were carried over from an earlier count"),
+    atLeast: z.boolean().optional().describe("true when `listings` is a lower bound (a source capped, stale or never counted)"),
+    sourcesCounted: z.int().min(0).optional().describe("sources whose numbers are in the totals"),
   })
   .meta({ id: "CatalogHistoryPoint" });
 export type CatalogHistoryPoint = z.infer<typeof CatalogHistoryPoint>;

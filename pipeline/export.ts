@@ -1,0 +1,45 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../core/config.ts";
+import { CURRENT_FILE, checkFile, currentSet, IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
+
+/**
+ * Copies DATA_DIR's live set to `<outDir>/v1/` (the URL layout of a publication), each file checked
+ * against the set's meta first, so an altered or half-written file is never published. The meta is
+ * written last. Returns the set's name.
+ */
+export function exportPublication(dataDir: string, outDir: string): string {
+  const set = currentSet(dataDir);
+  if (set === undefined) throw new Error(`${dataDir} has no ${CURRENT_FILE}: no set to publish (run the pipeline first)`);
+  const dir = join(dataDir, SETS_DIR, set);
+  if (!existsSync(join(dir, META_FILE))) throw new Error(`set ${set} has no ${META_FILE} (it was written before the meta existed): run the pipeline again`);
+  const metaBytes = readFileSync(join(dir, META_FILE));
+  const meta = IndexMeta.parse(JSON.parse(metaBytes.toString("utf8")));
+  const files = Object.values(PUBLISHED_FILES).map((name) => {
+    const bytes = readFileSync(join(dir, name));
+    checkFile(meta, name, bytes);
+    return [name, bytes] as const;
+  });
+  const out = join(outDir, `v${PUBLICATION_VERSION}`);
+  mkdirSync(out, { recursive: true });
+  for (const [name, bytes] of [...files, [META_FILE, metaBytes] as const]) writeFileSync(join(out, name), bytes);
+  return set;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+  if (positionals.length !== 1) {
+    console.error("usage: npm run publication -- <outDir>   (copies DATA_DIR's live set to <outDir>/v1/)");
+    process.exit(2);
+  }
+  const outDir = positionals[0]!;
+  const dataDir = loadConfig().dataDir;
+  try {
+    const set = exportPublication(dataDir, outDir);
+    console.error(`published ${join(dataDir, SETS_DIR, set)} to ${join(outDir, `v${PUBLICATION_VERSION}`)}`);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
+}
