@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../core/config.ts";
+import { assetCounts, buildMeta, setFileInfos } from "../core/publication-meta.ts";
 import { type IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES } from "../core/published.ts";
 import type { Asset, DataStatus } from "../core/schemas/index.ts";
 import { AssetIndex } from "../core/search-index.ts";
@@ -47,20 +48,8 @@ function contents(list: Asset[], builtAt: string): SetContents {
 
 const sha256 = (body: Buffer | string) => createHash("sha256").update(body).digest("hex");
 
-/** index.meta.json for the files, as the pipeline writes it (core/published.ts IndexMeta). */
-function metaOf(files: SetContents, list: Asset[], builtAt: string): IndexMeta {
-  const entries = (Object.keys(PUBLISHED_FILES) as (keyof SetContents)[]).map((key) => [
-    PUBLISHED_FILES[key],
-    { bytes: Buffer.byteLength(files[key]), sha256: sha256(files[key]) },
-  ]);
-  return {
-    format: PUBLICATION_VERSION,
-    builtAt,
-    engine: { name: "asset-search bm25", analysis: {} },
-    counts: { assets: list.length, sources: { [PROVIDER]: list.length } },
-    files: Object.fromEntries(entries),
-  };
-}
+/** index.meta.json for the files, by the pipeline's own builder. */
+const metaOf = (files: SetContents, list: Asset[], builtAt: string): IndexMeta => buildMeta(setFileInfos(files), builtAt, assetCounts(list));
 
 /**
  * Deploys a publication to `<root>/v1/`: the files first, the meta last (as a reader would want).

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ENGINE } from "../core/publication-meta.ts";
 import { currentSet, fileInfo, IndexMeta, loadPublished } from "../core/published.ts";
 import type { Catalog } from "../core/schemas/index.ts";
 import { exportPublication } from "../pipeline/export.ts";
 import { refusal } from "../pipeline/guard.ts";
-import { ENGINE } from "../pipeline/meta.ts";
 import { PublicationRefused, runPipeline, type SourceOutcome } from "../pipeline/run.ts";
 import { loadPipelineSettings } from "../pipeline/settings.ts";
 import { cgbookcase } from "../sources/cgbookcase.ts";
