@@ -213,7 +213,9 @@ describe("following DATA_URL", () => {
     expect(await search()).toEqual({ status: 200, ids: ids(NEW) });
     const data = await health();
     expect(data).toMatchObject({ source: "url", builtAt: "2026-11-21T04:00:00.000Z", assets: 3 });
-    expect(data.lastError?.message).toMatch(/^index\.json\.gz has sha256 [0-9a-f]{64}; index\.meta\.json says [0-9a-f]{64}$/);
+    expect(data.lastError?.message).toMatch(
+      /^index\.json\.gz does not match index\.meta\.json: \d+ bytes with sha256 [0-9a-f]{64}, expected \d+ bytes with sha256 [0-9a-f]{64}$/,
+    );
     expect(data.lastError?.at).toBe(data.lastCheckAt);
     expect(await started.deps.usage.metrics.text()).toContain('asset_search_data_checks_total{outcome="failed"} 1');
   });
@@ -284,7 +286,9 @@ describe("following DATA_DIR", () => {
     publishDir(dataDir, assets("hotel"), "2026-11-22T04:00:00.000Z", { tamper: true });
     expect(await data.checkNow()).toBe("failed");
     expect(data.status().set).toBe(second);
-    expect(data.status().lastError?.message).toMatch(/^catalog\.json has sha256 [0-9a-f]{64}; index\.meta\.json says 0{64}$/);
+    expect(data.status().lastError?.message).toMatch(
+      /^catalog\.json does not match index\.meta\.json: \d+ bytes with sha256 [0-9a-f]{64}, expected \d+ bytes with sha256 0{64}$/,
+    );
     expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
 
     const old = publishDir(dataDir, assets("india"), "2026-11-23T04:00:00.000Z", { withMeta: false });
