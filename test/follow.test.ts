@@ -4,10 +4,7 @@
  * (and fake timers for the polling), never by sleeping.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../core/config.ts";
@@ -21,19 +18,14 @@ import { dirSource, watchDir } from "../server/data/dir-source.ts";
 import { type DataSource, followData } from "../server/data/follow.ts";
 import { createDeps, startServer } from "../server/start.ts";
 import { FIXTURES } from "./helpers/replay.ts";
+import { scratchDirs } from "./helpers/scratch.ts";
+import { staticServer } from "./helpers/static-server.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
 const PROVIDER = "polyhaven";
 const WORD = "lantern";
-const tempDirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "follow-"));
-  tempDirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+// afterAll: the DATA_URL suite serves one folder across its tests.
+const tempDir = scratchDirs("follow-", afterAll);
 
 /** Assets of one publication: `slugs` each titled with WORD, so one search finds all of them. */
 const assets = (...slugs: string[]): Asset[] => slugs.map((slug) => syntheticAsset(PROVIDER, slug, { title: `${WORD} ${slug}` }));
@@ -77,47 +69,6 @@ function publishDir(dataDir: string, list: Asset[], builtAt: string, options: { 
   const set = publishSet(dataDir, files, builtAt);
   if (options.withMeta ?? true) writeFileSync(join(dataDir, "sets", set, META_FILE), JSON.stringify(meta));
   return set;
-}
-
-interface Logged {
-  path: string;
-  ifNoneMatch: string | undefined;
-  status: number;
-}
-
-/** A static file server on 127.0.0.1: ETag = the body's sha256, 304 when If-None-Match names it. */
-async function staticServer(root: string): Promise<{ url: string; log: Logged[]; close: () => Promise<void> }> {
-  const log: Logged[] = [];
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    const ifNoneMatch = req.headers["if-none-match"];
-    const answer = (status: number, headers: Record<string, string | number> = {}, body?: Buffer) => {
-      log.push({ path, ifNoneMatch, status });
-      res.writeHead(status, headers).end(body);
-    };
-    let body: Buffer;
-    try {
-      if (path.includes("..")) throw new Error("no");
-      body = readFileSync(join(root, path));
-    } catch {
-      answer(404);
-      return;
-    }
-    const etag = `"${sha256(body)}"`;
-    if (ifNoneMatch === etag) answer(304, { etag });
-    else answer(200, { etag, "content-length": body.length, "content-type": "application/octet-stream" }, body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    log,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
 }
 
 const OLD = ["alpha", "bravo"];
