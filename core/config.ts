@@ -99,19 +99,24 @@ function proxyHops(raw: string): number {
   throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops, got '${raw}'`);
 }
 
-/** DATA_URL without its trailing slash; the `/v1/` of the files is added by the server, so a URL ending in it is refused. */
-function dataUrl(raw: string | undefined): string | undefined {
+/**
+ * The base URL of a publication (DATA_URL, PREVIOUS_URL) without its trailing slash (undefined
+ * when unset), or an error naming the variable `name`. Its readers add `/v<format>/<file>`
+ * (server/data/url-source.ts, pipeline/previous.ts), so a URL ending in that folder, or with a
+ * query or fragment, is refused.
+ */
+export function publicationBase(name: string, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`DATA_URL must be an absolute http(s) URL, got '${raw}'`);
+    throw new Error(`${name} must be an absolute http(s) URL, got '${raw}'`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`DATA_URL must be an absolute http(s) URL, got '${raw}'`);
-  if (url.search || url.hash) throw new Error(`DATA_URL must have no query or fragment, got '${raw}'`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${name} must be an absolute http(s) URL, got '${raw}'`);
+  if (url.search || url.hash) throw new Error(`${name} must have no query or fragment, got '${raw}'`);
   const base = url.href.replace(/\/+$/, "");
-  if (/\/v\d+$/.test(base)) throw new Error(`DATA_URL is the base of a publication, without its /v<format> folder, got '${raw}'`);
+  if (/\/v\d+$/.test(base)) throw new Error(`${name} is the base of a publication, without its /v<format> folder, got '${raw}'`);
   return base;
 }
 
@@ -176,7 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, "PORT"),
     host: read(env, "HOST"),
     dataDir: read(env, "DATA_DIR"),
-    dataUrl: dataUrl(opt("DATA_URL")),
+    dataUrl: publicationBase("DATA_URL", opt("DATA_URL")),
     dataPollSeconds: dataPollSeconds(env),
     apiKey: opt("ASSET_SERVER_API_KEY"),
     publicUrl: opt("ASSET_SERVER_PUBLIC_URL")?.replace(/\/+$/, ""),

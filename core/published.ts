@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { z } from "zod";
 import { Catalog, CatalogHistory } from "./schemas/index.ts";
 import { AssetIndex } from "./search-index.ts";
@@ -55,10 +56,46 @@ export const fileInfo = (content: string | Buffer): FileInfo => ({
   sha256: createHash("sha256").update(content).digest("hex"),
 });
 
+/** Reads `bytes` as JSON checked by `schema`, or throws naming the file. */
+function parseJson<T>(name: string, bytes: Buffer, schema: z.ZodType<T>): T {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(bytes.toString("utf8"));
+  } catch (err) {
+    throw new Error(`${name} is not JSON: ${(err as Error).message}`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${name} does not match its schema: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The meta file, refused before anything else when its format is not the one this code reads. */
+export function parseMeta(bytes: Buffer): IndexMeta {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(bytes.toString("utf8"));
+  } catch (err) {
+    throw new Error(`${META_FILE} is not JSON: ${(err as Error).message}`);
+  }
+  const format = (raw as { format?: unknown } | null)?.format;
+  if (format !== PUBLICATION_VERSION) {
+    throw new Error(`${META_FILE} has format ${JSON.stringify(format)}; this server reads format ${PUBLICATION_VERSION} only`);
+  }
+  const meta = IndexMeta.safeParse(raw);
+  if (!meta.success) throw new Error(`${META_FILE} is not a valid meta file: ${z.prettifyError(meta.error)}`);
+  return meta.data;
+}
+
+/** What the meta says of one file of the set; a meta without it cannot vouch for the file. */
+export function listedFile(meta: IndexMeta, name: string): FileInfo {
+  const info = meta.files[name];
+  if (!info) throw new Error(`${META_FILE} lists no size and sha256 for ${name}`);
+  return info;
+}
+
 /** Throws, naming the file, unless `content` is the file `name` the meta lists (size and sha256). */
 export function checkFile(meta: IndexMeta, name: string, content: Buffer): void {
-  const want = meta.files[name];
-  if (!want) throw new Error(`${META_FILE} lists no ${name}`);
+  const want = listedFile(meta, name);
   const got = fileInfo(content);
   if (got.bytes !== want.bytes || got.sha256 !== want.sha256) {
     throw new Error(
@@ -70,15 +107,50 @@ export function checkFile(meta: IndexMeta, name: string, content: Buffer): void 
 /** The content of each file of a set, by the keys of PUBLISHED_FILES. */
 export type SetFiles = Record<keyof typeof PUBLISHED_FILES, Buffer>;
 
+const SET_KEYS = Object.keys(PUBLISHED_FILES) as (keyof SetFiles)[];
+
+/** A set's files, all read at once, each by its name (from a folder, or a publication's URL). */
+export async function readSetFiles(read: (name: string) => Promise<Buffer>): Promise<SetFiles> {
+  const bodies = await Promise.all(SET_KEYS.map((key) => read(PUBLISHED_FILES[key])));
+  return Object.fromEntries(SET_KEYS.map((key, i) => [key, bodies[i]])) as SetFiles;
+}
+
+/**
+ * Reading a set, step by step: the files checked against the meta (when there is one: sets
+ * written before the meta have none), the JSON documents, then the index. Each `yield` is a
+ * point where a server may answer requests before the next step of this CPU work.
+ */
+function* setSteps(files: SetFiles, meta: IndexMeta | undefined): Generator<void, Published> {
+  if (meta) for (const key of SET_KEYS) checkFile(meta, PUBLISHED_FILES[key], files[key]);
+  yield;
+  const catalog = parseJson(PUBLISHED_FILES.catalog, files.catalog, Catalog);
+  const history = parseJson(PUBLISHED_FILES.history, files.history, CatalogHistory);
+  yield;
+  let index: AssetIndex;
+  try {
+    index = AssetIndex.deserialize(files.index);
+  } catch (err) {
+    throw new Error(`${PUBLISHED_FILES.index} could not be read: ${(err as Error).message}`);
+  }
+  yield;
+  return { index, catalog, history, ...(meta ? { meta } : {}) };
+}
+
 /** Reads a set's files, each checked against the meta first when there is one. */
 export function parseSet(files: SetFiles, meta?: IndexMeta): Published {
-  if (meta) for (const [key, name] of Object.entries(PUBLISHED_FILES)) checkFile(meta, name, files[key as keyof SetFiles]);
-  return {
-    index: AssetIndex.deserialize(files.index),
-    catalog: Catalog.parse(JSON.parse(files.catalog.toString("utf8"))),
-    history: CatalogHistory.parse(JSON.parse(files.history.toString("utf8"))),
-    ...(meta ? { meta } : {}),
-  };
+  const steps = setSteps(files, meta);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** As parseSet, each step in a turn of its own, so requests that arrived meanwhile are answered between them. */
+export async function parseSetInTurns(files: SetFiles, meta: IndexMeta | undefined): Promise<Published> {
+  const steps = setSteps(files, meta);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await nextTurn();
+  }
 }
 
 /**
@@ -97,15 +169,13 @@ export function currentSet(dataDir: string): string | undefined {
   return existsSync(path) ? SetPointer.parse(JSON.parse(readFileSync(path, "utf8"))).set : undefined;
 }
 
-const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
-
 /**
  * A set named by the pointer has all its files, written before the pointer: a missing one is
  * damage, as is a file that does not match the meta. Sets written before the meta have none.
  */
 function loadSet(dir: string): Published {
   const metaPath = join(dir, META_FILE);
-  const meta = existsSync(metaPath) ? IndexMeta.parse(readJson(metaPath)) : undefined;
+  const meta = existsSync(metaPath) ? parseMeta(readFileSync(metaPath)) : undefined;
   const read = (name: string) => readFileSync(join(dir, name));
   return parseSet({ index: read(PUBLISHED_FILES.index), catalog: read(PUBLISHED_FILES.catalog), history: read(PUBLISHED_FILES.history) }, meta);
 }
@@ -118,8 +188,8 @@ function loadLoose(dataDir: string): Published {
   const history = optional(PUBLISHED_FILES.history);
   return {
     index: index ? AssetIndex.deserialize(readFileSync(index)) : AssetIndex.empty(),
-    catalog: catalog ? Catalog.parse(readJson(catalog)) : undefined,
-    history: history ? CatalogHistory.parse(readJson(history)) : { points: [] },
+    catalog: catalog ? parseJson(PUBLISHED_FILES.catalog, readFileSync(catalog), Catalog) : undefined,
+    history: history ? parseJson(PUBLISHED_FILES.history, readFileSync(history), CatalogHistory) : { points: [] },
   };
 }
 

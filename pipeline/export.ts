@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../core/config.ts";
-import { CURRENT_FILE, checkFile, currentSet, IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
+import { CURRENT_FILE, checkFile, currentSet, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, parseMeta, SETS_DIR } from "../core/published.ts";
 
 /**
  * Copies DATA_DIR's live set to `<outDir>/v1/` (the URL layout of a publication), each file checked
@@ -15,7 +15,7 @@ export function exportPublication(dataDir: string, outDir: string): string {
   const dir = join(dataDir, SETS_DIR, set);
   if (!existsSync(join(dir, META_FILE))) throw new Error(`set ${set} has no ${META_FILE} (it was written before the meta existed): run the pipeline again`);
   const metaBytes = readFileSync(join(dir, META_FILE));
-  const meta = IndexMeta.parse(JSON.parse(metaBytes.toString("utf8")));
+  const meta = parseMeta(metaBytes);
   const files = Object.values(PUBLISHED_FILES).map((name) => {
     const bytes = readFileSync(join(dir, name));
     checkFile(meta, name, bytes);

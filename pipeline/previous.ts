@@ -1,7 +1,7 @@
 import { buffer } from "node:stream/consumers";
 import type { HttpClient } from "../core/http/types.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { IndexMeta, loadPublished, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, type Published, parseSet, type SetFiles } from "../core/published.ts";
+import { loadPublished, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, type Published, parseMeta, parseSet, type SetFiles } from "../core/published.ts";
 
 /** Where the previous publication is read: DATA_DIR's live set, or a publication's base URL. */
 export type PreviousFrom = { dataDir: string } | { url: string; http: HttpClient };
@@ -28,7 +28,7 @@ export async function fetchPublication(base: string, http: HttpClient): Promise<
   const dir = `${base}/v${PUBLICATION_VERSION}`;
   const metaBytes = await fetchBytes(http, `${dir}/${META_FILE}`);
   if (metaBytes === undefined) return undefined;
-  const meta = IndexMeta.parse(JSON.parse(metaBytes.toString("utf8")));
+  const meta = parseMeta(metaBytes);
   const files = {} as SetFiles;
   for (const [key, name] of Object.entries(PUBLISHED_FILES) as [keyof SetFiles, string][]) {
     const bytes = await fetchBytes(http, `${dir}/${name}`);

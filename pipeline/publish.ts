@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { assetCounts, buildMeta, metaJson, setFileInfos } from "../core/publication-meta.ts";
 import { CURRENT_FILE, currentSet, type IndexMeta, META_FILE, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
 import { fsyncDir, isAtomicTemp, writeAtomic, writeDurable } from "./atomic-write.ts";
-import { assetCounts, buildMeta, metaJson } from "./meta.ts";
 
 /** The content of each file of a set, by the keys of PUBLISHED_FILES. */
 export type SetContents = Record<keyof typeof PUBLISHED_FILES, string | Buffer>;
@@ -17,7 +17,7 @@ const LOOSE_FILES: readonly string[] = [...Object.values(PUBLISHED_FILES), META_
 
 function setFiles(contents: SetContents, builtAt: string, counts: IndexMeta["counts"]): SetFiles {
   const files: SetFiles = Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, contents[key as keyof SetContents]]);
-  return [...files, [META_FILE, metaJson(buildMeta(contents, builtAt, counts))]];
+  return [...files, [META_FILE, metaJson(buildMeta(setFileInfos(contents), builtAt, counts))]];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { assetCounts } from "../core/publication-meta.ts";
 import { SETS_DIR } from "../core/published.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { Asset, type Catalog, SourceCensus } from "../core/schemas/index.ts";
@@ -7,7 +8,6 @@ import type { Source } from "../core/source.ts";
 import { buildCatalog, neverCounted } from "./catalog.ts";
 import { type GuardLimits, refusal } from "./guard.ts";
 import { addPoint, historyPoint } from "./history.ts";
-import { assetCounts } from "./meta.ts";
 import { type PreviousFrom, readPrevious } from "./previous.ts";
 import { publishSet } from "./publish.ts";
 import { PIPELINE_DEFAULTS } from "./settings.ts";

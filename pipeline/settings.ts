@@ -1,4 +1,4 @@
-import type { Env } from "../core/config.ts";
+import { type Env, publicationBase } from "../core/config.ts";
 
 /** The pipeline's own environment variables (the server's are in core/config.ts). */
 export interface PipelineSettings {
@@ -36,25 +36,12 @@ function clock(env: Env): () => Date {
   return () => new Date(date);
 }
 
-function baseUrl(env: Env): string | undefined {
-  const raw = value(env, "PREVIOUS_URL");
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`PREVIOUS_URL must be an absolute http(s) URL, got '${raw}'`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`PREVIOUS_URL must be an absolute http(s) URL, got '${raw}'`);
-  return raw.replace(/\/+$/, "");
-}
-
 /** Reads and checks the pipeline's variables; a bad value throws an error that names it. */
 export function loadPipelineSettings(env: Env = process.env): PipelineSettings {
   return {
     now: clock(env),
     maxFailedShare: share(env, "MAX_FAILED_SHARE"),
     maxListingsDrop: share(env, "MAX_LISTINGS_DROP"),
-    previousUrl: baseUrl(env),
+    previousUrl: publicationBase("PREVIOUS_URL", value(env, "PREVIOUS_URL")),
   };
 }

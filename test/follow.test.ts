@@ -4,13 +4,11 @@
  * (and fake timers for the polling), never by sleeping.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../core/config.ts";
+import { assetCounts, buildMeta, setFileInfos } from "../core/publication-meta.ts";
 import { type IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES } from "../core/published.ts";
 import type { Asset, DataStatus } from "../core/schemas/index.ts";
 import { AssetIndex } from "../core/search-index.ts";
@@ -20,19 +18,14 @@ import { dirSource, watchDir } from "../server/data/dir-source.ts";
 import { type DataSource, followData } from "../server/data/follow.ts";
 import { createDeps, startServer } from "../server/start.ts";
 import { FIXTURES } from "./helpers/replay.ts";
+import { scratchDirs } from "./helpers/scratch.ts";
+import { staticServer } from "./helpers/static-server.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
 const PROVIDER = "polyhaven";
 const WORD = "lantern";
-const tempDirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "follow-"));
-  tempDirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+// afterAll: the DATA_URL suite serves one folder across its tests.
+const tempDir = scratchDirs("follow-", afterAll);
 
 /** Assets of one publication: `slugs` each titled with WORD, so one search finds all of them. */
 const assets = (...slugs: string[]): Asset[] => slugs.map((slug) => syntheticAsset(PROVIDER, slug, { title: `${WORD} ${slug}` }));
@@ -47,20 +40,8 @@ function contents(list: Asset[], builtAt: string): SetContents {
 
 const sha256 = (body: Buffer | string) => createHash("sha256").update(body).digest("hex");
 
-/** index.meta.json for the files, as the pipeline writes it (core/published.ts IndexMeta). */
-function metaOf(files: SetContents, list: Asset[], builtAt: string): IndexMeta {
-  const entries = (Object.keys(PUBLISHED_FILES) as (keyof SetContents)[]).map((key) => [
-    PUBLISHED_FILES[key],
-    { bytes: Buffer.byteLength(files[key]), sha256: sha256(files[key]) },
-  ]);
-  return {
-    format: PUBLICATION_VERSION,
-    builtAt,
-    engine: { name: "asset-search bm25", analysis: {} },
-    counts: { assets: list.length, sources: { [PROVIDER]: list.length } },
-    files: Object.fromEntries(entries),
-  };
-}
+/** index.meta.json for the files, by the pipeline's own builder. */
+const metaOf = (files: SetContents, list: Asset[], builtAt: string): IndexMeta => buildMeta(setFileInfos(files), builtAt, assetCounts(list));
 
 /**
  * Deploys a publication to `<root>/v1/`: the files first, the meta last (as a reader would want).
@@ -88,47 +69,6 @@ function publishDir(dataDir: string, list: Asset[], builtAt: string, options: { 
   const set = publishSet(dataDir, files, builtAt);
   if (options.withMeta ?? true) writeFileSync(join(dataDir, "sets", set, META_FILE), JSON.stringify(meta));
   return set;
-}
-
-interface Logged {
-  path: string;
-  ifNoneMatch: string | undefined;
-  status: number;
-}
-
-/** A static file server on 127.0.0.1: ETag = the body's sha256, 304 when If-None-Match names it. */
-async function staticServer(root: string): Promise<{ url: string; log: Logged[]; close: () => Promise<void> }> {
-  const log: Logged[] = [];
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    const ifNoneMatch = req.headers["if-none-match"];
-    const answer = (status: number, headers: Record<string, string | number> = {}, body?: Buffer) => {
-      log.push({ path, ifNoneMatch, status });
-      res.writeHead(status, headers).end(body);
-    };
-    let body: Buffer;
-    try {
-      if (path.includes("..")) throw new Error("no");
-      body = readFileSync(join(root, path));
-    } catch {
-      answer(404);
-      return;
-    }
-    const etag = `"${sha256(body)}"`;
-    if (ifNoneMatch === etag) answer(304, { etag });
-    else answer(200, { etag, "content-length": body.length, "content-type": "application/octet-stream" }, body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    log,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
 }
 
 const OLD = ["alpha", "bravo"];
@@ -224,7 +164,9 @@ describe("following DATA_URL", () => {
     expect(await search()).toEqual({ status: 200, ids: ids(NEW) });
     const data = await health();
     expect(data).toMatchObject({ source: "url", builtAt: "2026-11-21T04:00:00.000Z", assets: 3 });
-    expect(data.lastError?.message).toMatch(/^index\.json\.gz has sha256 [0-9a-f]{64}; index\.meta\.json says [0-9a-f]{64}$/);
+    expect(data.lastError?.message).toMatch(
+      /^index\.json\.gz does not match index\.meta\.json: \d+ bytes with sha256 [0-9a-f]{64}, expected \d+ bytes with sha256 [0-9a-f]{64}$/,
+    );
     expect(data.lastError?.at).toBe(data.lastCheckAt);
     expect(await started.deps.usage.metrics.text()).toContain('asset_search_data_checks_total{outcome="failed"} 1');
   });
@@ -295,7 +237,9 @@ describe("following DATA_DIR", () => {
     publishDir(dataDir, assets("hotel"), "2026-11-22T04:00:00.000Z", { tamper: true });
     expect(await data.checkNow()).toBe("failed");
     expect(data.status().set).toBe(second);
-    expect(data.status().lastError?.message).toMatch(/^catalog\.json has sha256 [0-9a-f]{64}; index\.meta\.json says 0{64}$/);
+    expect(data.status().lastError?.message).toMatch(
+      /^catalog\.json does not match index\.meta\.json: \d+ bytes with sha256 [0-9a-f]{64}, expected \d+ bytes with sha256 0{64}$/,
+    );
     expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
 
     const old = publishDir(dataDir, assets("india"), "2026-11-23T04:00:00.000Z", { withMeta: false });

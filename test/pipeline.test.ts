@@ -1,22 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { currentSet, loadPublished } from "../core/published.ts";
 import { runPipeline } from "../pipeline/run.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayRuntime } from "./helpers/replay.ts";
+import { scratchDirs } from "./helpers/scratch.ts";
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "asset-search-pipeline-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = scratchDirs("asset-search-pipeline-");
 
 const catalogOf = (dataDir: string) => loadPublished(dataDir).catalog!;
 

@@ -1,8 +1,5 @@
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join, normalize } from "node:path";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
@@ -12,6 +9,8 @@ import { exportPublication } from "../pipeline/export.ts";
 import { runPipeline } from "../pipeline/run.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayRuntime } from "./helpers/replay.ts";
+import { scratchDirs } from "./helpers/scratch.ts";
+import { staticServer } from "./helpers/static-server.ts";
 
 // PREVIOUS_URL: the pipeline reads the previous publication from a web server (GitHub Pages in the
 // workflow), here a node:http server on 127.0.0.1 that serves a folder as it is.
@@ -20,29 +19,13 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-const scratch = () => {
-  const dir = mkdtempSync(join(tmpdir(), "asset-search-previous-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-};
+const scratch = scratchDirs("asset-search-previous-");
 
-/** Serves `root` read-only: its files, 404 for anything else; `status` answers every request with that status instead. */
-async function staticServer(root: string, options: { status?: number } = {}) {
-  const requested: string[] = [];
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    requested.push(path);
-    const file = join(root, normalize(decodeURIComponent(path)));
-    if (options.status) res.writeHead(options.status).end("unavailable");
-    else if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) res.writeHead(404).end("not found");
-    else createReadStream(file).pipe(res.writeHead(200, { "content-length": statSync(file).size }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requested };
+/** A loopback static server of `root` (test/helpers/static-server.ts), closed after the test. */
+async function serve(root: string, options: { status?: number } = {}) {
+  const server = await staticServer(root, options);
+  cleanups.push(server.close);
+  return { ...server, requested: () => server.log.map((l) => l.path) };
 }
 
 /** The real client (undici Agent); the address guard lets tests reach 127.0.0.1 only this way. */
@@ -67,7 +50,7 @@ describe("PREVIOUS_URL", () => {
   it("carries the history and a failing source's last numbers from the publication, not from DATA_DIR", async () => {
     const root = scratch();
     await publication(root, "2026-11-21T04:00:00Z");
-    const server = await staticServer(root);
+    const server = await serve(root);
     // DATA_DIR holds an older set of its own (the repository's offline default in the workflow): not read.
     const dataDir = scratch();
     await runPipeline({ runtime: replayRuntime({ now: new Date("2026-11-10T04:00:00Z") }), sources: [polyhaven], dataDir });
@@ -77,7 +60,7 @@ describe("PREVIOUS_URL", () => {
     const previous = { url: server.url, http: loopbackClient() };
     await runPipeline({ runtime, sources: [polyhaven], dataDir, previous, limits: unguarded, log: (l) => lines.push(l) });
 
-    expect(server.requested).toEqual(["/v1/index.meta.json", "/v1/catalog.json", "/v1/catalog-history.json", "/v1/index.json.gz"]);
+    expect(server.requested()).toEqual(["/v1/index.meta.json", "/v1/catalog.json", "/v1/catalog-history.json", "/v1/index.json.gz"]);
     expect(lines[0]).toBe(`previous publication: ${server.url} built 2026-11-21T04:00:00.000Z`);
     const { catalog, history, index } = loadPublished(dataDir);
     expect(history.points.map((p) => [p.date, p.stale])).toEqual([
@@ -90,12 +73,12 @@ describe("PREVIOUS_URL", () => {
   });
 
   it("takes a missing publication (404) for a first run", async () => {
-    const server = await staticServer(scratch());
+    const server = await serve(scratch());
     const dataDir = scratch();
     const lines: string[] = [];
     const runtime = replayRuntime({ now: new Date("2026-11-22T04:00:00Z") });
     await runPipeline({ runtime, sources: [polyhaven], dataDir, previous: { url: server.url, http: loopbackClient() }, log: (l) => lines.push(l) });
-    expect(server.requested).toEqual(["/v1/index.meta.json"]);
+    expect(server.requested()).toEqual(["/v1/index.meta.json"]);
     expect(lines[0]).toBe(`no publication at ${server.url} yet: first run`);
     expect(loadPublished(dataDir).history.points.map((p) => p.date)).toEqual(["2026-11-22"]);
   });
@@ -104,7 +87,7 @@ describe("PREVIOUS_URL", () => {
     const root = scratch();
     await publication(root, "2026-11-21T04:00:00Z");
     writeFileSync(join(root, "v1", "catalog-history.json"), '{"points":[]}\n');
-    const altered = await staticServer(root);
+    const altered = await serve(root);
     const dataDir = scratch();
     const run = (url: string) =>
       runPipeline({
@@ -117,13 +100,13 @@ describe("PREVIOUS_URL", () => {
       /^catalog-history\.json does not match index\.meta\.json: 14 bytes with sha256 [0-9a-f]{64}, expected \d+ bytes/,
     );
 
-    const failing = await staticServer(root, { status: 503 });
+    const failing = await serve(root, { status: 503 });
     await expect(run(failing.url)).rejects.toThrow(`${failing.url}/v1/index.meta.json answered HTTP 503`);
 
     const other = scratch();
     await publication(other, "2026-11-21T04:00:00Z");
     rmSync(join(other, "v1", "index.json.gz"));
-    const incomplete = await staticServer(other);
+    const incomplete = await serve(other);
     await expect(run(incomplete.url)).rejects.toThrow(`${incomplete.url}/v1/index.json.gz is missing (HTTP 404) although index.meta.json lists it`);
     expect(readdirSync(dataDir)).toEqual([]);
   });

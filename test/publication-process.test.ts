@@ -1,14 +1,14 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkFile, IndexMeta, loadPublished } from "../core/published.ts";
 import { runPipeline } from "../pipeline/run.ts";
 import { SOURCES } from "../sources/index.ts";
 import { FIXTURES, replayRuntime } from "./helpers/replay.ts";
+import { scratchDirs } from "./helpers/scratch.ts";
 
 // `npm run pipeline` and `npm run publication` as the workflow runs them: child processes with
 // their own environment, answered from the recordings (or from nothing, for a run where every
@@ -16,15 +16,7 @@ import { FIXTURES, replayRuntime } from "./helpers/replay.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const run = promisify(execFile);
-const dirs: string[] = [];
-const scratch = () => {
-  const dir = mkdtempSync(join(tmpdir(), "asset-search-publication-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const scratch = scratchDirs("asset-search-publication-");
 
 /** The parent's environment without anything that would steer the child (or write into a real job's summary). */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { ENGINE } from "../core/publication-meta.ts";
 import { currentSet, fileInfo, IndexMeta, loadPublished } from "../core/published.ts";
 import type { Catalog } from "../core/schemas/index.ts";
 import { exportPublication } from "../pipeline/export.ts";
 import { refusal } from "../pipeline/guard.ts";
-import { ENGINE } from "../pipeline/meta.ts";
 import { PublicationRefused, runPipeline, type SourceOutcome } from "../pipeline/run.ts";
 import { loadPipelineSettings } from "../pipeline/settings.ts";
 import { cgbookcase } from "../sources/cgbookcase.ts";
@@ -14,16 +13,9 @@ import { kenney } from "../sources/kenney.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { quaternius } from "../sources/quaternius.ts";
 import { replayRuntime } from "./helpers/replay.ts";
+import { scratchDirs } from "./helpers/scratch.ts";
 
-const dirs: string[] = [];
-const scratch = () => {
-  const dir = mkdtempSync(join(tmpdir(), "asset-search-publication-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const scratch = scratchDirs("asset-search-publication-");
 
 const FOUR = [polyhaven, cgbookcase, kenney, quaternius];
 const POLYHAVEN_CENSUS = "https://api.polyhaven.com/assets?type=textures";

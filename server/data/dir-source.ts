@@ -7,9 +7,8 @@
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CURRENT_FILE, currentSet, META_FILE, SETS_DIR } from "../../core/published.ts";
+import { CURRENT_FILE, currentSet, META_FILE, parseMeta, readSetFiles, SETS_DIR } from "../../core/published.ts";
 import type { DataChange, DataSource } from "./follow.ts";
-import { parseMeta, REQUIRED_FILES } from "./publication.ts";
 
 /** `set`: the set in service when following starts (read before the data was loaded, so a later switch is seen). */
 export function dirSource(dataDir: string, set: string | undefined): DataSource {
@@ -20,7 +19,7 @@ export function dirSource(dataDir: string, set: string | undefined): DataSource 
       // No pointer: the loose layout, read once at start; the next pipeline run writes a pointer.
       if (next === undefined || next === current) return undefined;
       const dir = join(dataDir, SETS_DIR, next);
-      const files = new Map(await Promise.all(REQUIRED_FILES.map(async (name) => [name, await readFile(join(dir, name))] as const)));
+      const files = await readSetFiles((name) => readFile(join(dir, name)));
       const metaPath = join(dir, META_FILE);
       const meta = existsSync(metaPath) ? parseMeta(await readFile(metaPath)) : undefined;
       return {

@@ -5,17 +5,16 @@
  * failure keeps the data in service, and is logged, counted and shown in /health.
  */
 import { Counter } from "prom-client";
-import type { IndexMeta, Published } from "../../core/published.ts";
+import { type IndexMeta, type Published, parseSetInTurns, type SetFiles } from "../../core/published.ts";
 import type { DataStatus } from "../../core/schemas/index.ts";
 import type { Metrics } from "../stats/metrics.ts";
-import { readPublication } from "./publication.ts";
 
 /** Where the data in service was read: DATA_URL, or DATA_DIR (and which of its sets). */
 export type DataOrigin = { source: "url" } | { source: "dir"; set?: string };
 
 /** A new publication, fetched but not yet checked nor in service. */
 export interface DataChange {
-  files: ReadonlyMap<string, Buffer>;
+  files: SetFiles;
   meta: IndexMeta | undefined;
   origin: DataOrigin;
   /** Called once the change is in service: the source then compares later polls with it. */
@@ -95,7 +94,8 @@ export function followData(options: FollowOptions): DataFollower {
     try {
       const change = await source.poll();
       if (change) {
-        const next = await readPublication(change.files, change.meta);
+        // Checked against the meta and built between requests (core/published.ts parseSetInTurns).
+        const next = await parseSetInTurns(change.files, change.meta);
         // One synchronous step: a request sees the whole old set or the whole new one.
         Object.assign(published, next);
         change.commit();

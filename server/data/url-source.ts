@@ -8,9 +8,8 @@
  */
 import { Agent, type Dispatcher, interceptors, request } from "undici";
 import type { Config } from "../../core/config.ts";
-import { META_FILE, PUBLICATION_VERSION } from "../../core/published.ts";
+import { listedFile, META_FILE, PUBLICATION_VERSION, parseMeta, readSetFiles } from "../../core/published.ts";
 import type { DataChange, DataSource } from "./follow.ts";
-import { expectedFile, parseMeta, REQUIRED_FILES } from "./publication.ts";
 
 /** A meta file is a few hundred bytes; anything this large is not one. */
 const META_MAX_BYTES = 1 << 20;
@@ -55,11 +54,11 @@ export function urlSource(base: string, options: Options): DataSource & { close(
     throw new Error(`GET ${url} answered HTTP ${res.statusCode}`);
   }
 
-  async function file(name: string, max: number): Promise<[string, Buffer]> {
+  async function file(name: string, max: number): Promise<Buffer> {
     const url = `${folder}/${name}`;
     const res = await get(url);
     if (res.statusCode === 304) throw new Error(`GET ${url} answered 304 to a request without a validator`);
-    return [name, await readCapped(res.body, max, url)];
+    return readCapped(res.body, max, url);
   }
 
   return {
@@ -79,7 +78,7 @@ export function urlSource(base: string, options: Options): DataSource & { close(
         return undefined;
       }
       const meta = parseMeta(bytes);
-      const files = new Map(await Promise.all(REQUIRED_FILES.map((name) => file(name, expectedFile(meta, name).bytes))));
+      const files = await readSetFiles((name) => file(name, listedFile(meta, name).bytes));
       return {
         files,
         meta,

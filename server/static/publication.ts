@@ -3,9 +3,9 @@
  * index.json.gz and index.meta.json, the same names and formats as the pipeline's folder, so a
  * reader or another server can follow this server as it follows GitHub Pages.
  */
-import { IndexMeta, PUBLICATION_VERSION, PUBLISHED_FILES, type Published } from "../../core/published.ts";
+import { assetCounts, buildMeta } from "../../core/publication-meta.ts";
+import { type IndexMeta, PUBLISHED_FILES, type Published } from "../../core/published.ts";
 import type { AssetIndex } from "../../core/search-index.ts";
-import { FIELDS } from "../../core/text/analyze.ts";
 import { type StaticFile, staticFile } from "./file.ts";
 
 export interface PublicationFiles {
@@ -22,22 +22,13 @@ const jsonBytes = (value: unknown) => new TextEncoder().encode(`${JSON.stringify
 
 /**
  * What the live set's index.meta.json says, computed from the bytes this server serves (their
- * sizes and sha256, so a reader can check them), until the set carries its own meta file.
+ * sizes and sha256, so a reader can check them) by the pipeline's own builder
+ * (core/publication-meta.ts), until the set carries its own meta file.
  * The one place to switch to that file when core/published.ts loads it.
  */
 export function liveIndexMeta(index: AssetIndex, files: Record<string, StaticFile>): IndexMeta {
-  const sources: Record<string, number> = {};
-  for (const asset of index.assets) sources[asset.provider] = (sources[asset.provider] ?? 0) + 1;
-  return IndexMeta.parse({
-    format: PUBLICATION_VERSION,
-    builtAt: index.builtAt,
-    engine: {
-      name: "asset-search",
-      analysis: { fields: FIELDS, folding: "case and accents", stemmer: "porter2", pairs: "adjacent words also written together" },
-    },
-    counts: { assets: index.assets.length, sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => a.localeCompare(b))) },
-    files: Object.fromEntries(Object.entries(files).map(([name, file]) => [name, { bytes: file.identity.body.length, sha256: file.sha256 }])),
-  });
+  const infos = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, { bytes: file.identity.body.length, sha256: file.sha256 }]));
+  return buildMeta(infos, index.builtAt, assetCounts(index.assets));
 }
 
 async function buildFiles(published: Published): Promise<PublicationFiles> {

@@ -1,8 +1,13 @@
-import { fileInfo, IndexMeta, PUBLICATION_VERSION, PUBLISHED_FILES, type SetFiles } from "../core/published.ts";
-import type { Asset } from "../core/schemas/index.ts";
-import { SCORING } from "../core/scoring.ts";
-import { FIELDS } from "../core/text/analyze.ts";
-import { SYNONYM_GROUPS } from "../core/text/synonyms.ts";
+/**
+ * The one builder of `index.meta.json`: the pipeline writes it with every set (pipeline/publish.ts)
+ * and the server computes it for the live set it serves (server/static/publication.ts), so both
+ * describe the same engine, counts and files the same way.
+ */
+import { type FileInfo, fileInfo, IndexMeta, PUBLICATION_VERSION, PUBLISHED_FILES, type SetFiles } from "./published.ts";
+import type { Asset } from "./schemas/index.ts";
+import { SCORING } from "./scoring.ts";
+import { FIELDS } from "./text/analyze.ts";
+import { SYNONYM_GROUPS } from "./text/synonyms.ts";
 
 /**
  * What reads `index.json.gz` and how: the text analysis of core/text/ that the server applies to
@@ -32,15 +37,13 @@ export function assetCounts(assets: readonly Pick<Asset, "provider">[]): IndexMe
   return { assets: assets.length, sources: Object.fromEntries(ids.map((id) => [id, bySource.get(id)!])) };
 }
 
-/** The meta of a set: its build time, the engine, its counts and every other file's size and sha256. */
-export function buildMeta(files: Record<keyof SetFiles, string | Buffer>, builtAt: string, counts: IndexMeta["counts"]): IndexMeta {
-  return IndexMeta.parse({
-    format: PUBLICATION_VERSION,
-    builtAt: new Date(builtAt).toISOString(),
-    engine: ENGINE,
-    counts,
-    files: Object.fromEntries(Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, fileInfo(files[key as keyof SetFiles])])),
-  });
+/** The size and sha256 of each file of a set, by its name. */
+export const setFileInfos = (files: Record<keyof SetFiles, string | Buffer>): Record<string, FileInfo> =>
+  Object.fromEntries(Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, fileInfo(files[key as keyof SetFiles])]));
+
+/** The meta of a set: its build time, the engine, its counts and every other file's size and sha256 (by name). */
+export function buildMeta(files: Record<string, FileInfo>, builtAt: string, counts: IndexMeta["counts"]): IndexMeta {
+  return IndexMeta.parse({ format: PUBLICATION_VERSION, builtAt: new Date(builtAt).toISOString(), engine: ENGINE, counts, files });
 }
 
 /** The meta file's bytes: zod's parse keeps the schema's key order, so the same meta is the same bytes. */
