@@ -61,13 +61,15 @@ function deploy(root: string, list: Asset[], builtAt: string, options: { tamper?
   writeFileSync(join(dir, META_FILE), JSON.stringify(options.meta ? options.meta(meta) : meta));
 }
 
-/** A set in DATA_DIR by the pipeline's own publishSet, with its meta as the fourth file (unless `withMeta` is false). */
+/** A set in DATA_DIR by the pipeline's own publishSet, with the test's meta as the fourth file (none when `withMeta` is false). */
 function publishDir(dataDir: string, list: Asset[], builtAt: string, options: { withMeta?: boolean; tamper?: boolean } = {}): string {
   const files = contents(list, builtAt);
   const meta = metaOf(files, list, builtAt);
   if (options.tamper) meta.files[PUBLISHED_FILES.catalog]!.sha256 = "0".repeat(64);
   const set = publishSet(dataDir, files, builtAt);
+  // publishSet writes the set's meta itself: replaced by the test's (tampered or not), or removed for a set from before metas.
   if (options.withMeta ?? true) writeFileSync(join(dataDir, "sets", set, META_FILE), JSON.stringify(meta));
+  else rmSync(join(dataDir, "sets", set, META_FILE));
   return set;
 }
 
