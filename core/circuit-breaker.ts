@@ -33,6 +33,11 @@ export class CircuitBreaker {
     this.probing = false;
   }
 
+  /** Neither: the caller gave up before the source answered (the client went away); a probe may go again. */
+  release(): void {
+    this.probing = false;
+  }
+
   failure(): void {
     this.failures++;
     this.probing = false;

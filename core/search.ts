@@ -7,7 +7,7 @@ import { UpstreamError } from "./http/types.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { type RankCandidate, rank } from "./ranking.ts";
 import type { Runtime } from "./runtime.ts";
-import type { Asset, ProviderReport, SearchParams, SearchResponse } from "./schemas/index.ts";
+import type { Asset, ProviderReport, SearchParams, SearchResponse, SearchStreamIndex, SearchStreamSource } from "./schemas/index.ts";
 import type { AssetIndex, IndexHit } from "./search-index.ts";
 import type { IndexedSource, LiveSource, Source, SourceQuery } from "./source.ts";
 import { toSourceError } from "./source-error.ts";
@@ -23,10 +23,26 @@ export interface SearchDeps {
   onSourceResult?: (report: ProviderReport) => void;
 }
 
+/**
+ * What a caller may add to one search: `signal` ends it early (the client went away: the live
+ * sources' requests are aborted), `observer` hears the index's answer and each live source's as
+ * they come, each ranked among itself (server/routes/search-stream.ts streams them).
+ */
+export interface SearchOptions {
+  signal?: AbortSignal;
+  observer?: SearchObserver;
+}
+
+export interface SearchObserver {
+  index?(answer: SearchStreamIndex): void;
+  source?(answer: SearchStreamSource): void;
+}
+
 /** A listing of a source whose unit is packs is a pack, whatever kind of asset it holds. */
 const isPackQueryOf = (source: Source, query: SourceQuery) => query.types.includes("pack") && source.unit === "packs";
 
-type Outcome = { report: ProviderReport; listings: Asset[] };
+/** `cancelled`: the caller's signal ended it, which says nothing about the source's health. */
+type Outcome = { report: ProviderReport; listings: Asset[]; cancelled?: boolean };
 
 /** Why a source is not asked for this query, or undefined when it is. */
 function skipReason(source: Source, query: SourceQuery, keys: Record<string, string | undefined>, index: AssetIndex): string | undefined {
@@ -106,7 +122,7 @@ function isUnrecorded(err: unknown): boolean {
 }
 
 /** One live source under its own timeout, the overall deadline and its circuit breaker. */
-async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal): Promise<Outcome> {
+async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDeps, deadline: AbortSignal, cancel?: AbortSignal): Promise<Outcome> {
   const { config } = deps.runtime;
   const breaker = deps.breakers.for(source.id);
   if (!breaker.tryAcquire()) {
@@ -118,8 +134,15 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
   const { signal } = box;
   // A source that ignores its signal still loses the race: the search never waits past the timeout.
   const timedOut = new Promise<"timeout">((resolve) => signal.addEventListener("abort", () => resolve("timeout"), { once: true }));
+  const cancelled = (): Outcome | undefined => {
+    if (!cancel?.aborted) return undefined;
+    breaker.release();
+    return { report: report(source, { status: "error", count: 0, error: "the search was cancelled before the source answered", tookMs: took() }), listings: [], cancelled: true };
+  };
   try {
     const result = await Promise.race([source.search(query, deps.runtime.context(signal)), timedOut]);
+    const gone = cancelled();
+    if (gone) return gone;
     if (result === "timeout") {
       breaker.failure();
       return { report: report(source, { status: "timeout", count: 0, error: `no answer within ${config.sourceTimeoutMs} ms`, tookMs: took() }), listings: [] };
@@ -130,6 +153,8 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
     const total = narrowed ? undefined : result.total;
     return { report: report(source, { status: "ok", count: listings.length, ...(total !== undefined ? { total } : {}), tookMs: took() }), listings };
   } catch (err) {
+    const gone = cancelled();
+    if (gone) return gone;
     // A query replay mode has no recording of says nothing about the site's health.
     if (!isUnrecorded(err)) breaker.failure();
     const failure = toSourceError(source.id, err);
@@ -162,13 +187,24 @@ function asListed(source: LiveSource, assets: Asset[], query: SourceQuery): { li
 /** Stable: what the sort cannot tell apart keeps its order. */
 const sortAssets = (assets: Asset[], sort: Sort): Asset[] => (sort === "relevance" ? assets : [...assets].sort((a, b) => compareBySort(sort, a, b)));
 
-/** The live sources in parallel, under the overall deadline (none to keep when no live source is asked). */
-async function searchLiveSources(live: LiveSource[], query: SourceQuery, deps: SearchDeps): Promise<Outcome[]> {
+/**
+ * The live sources in parallel, under the overall deadline, which the caller's signal ends early
+ * (none to keep when no live source is asked); `answered` hears each outcome as it comes.
+ */
+async function searchLiveSources(live: LiveSource[], query: SourceQuery, deps: SearchDeps, cancel: AbortSignal | undefined, answered: (o: Outcome) => void): Promise<Outcome[]> {
   if (!live.length) return [];
   const limit = pLimit(deps.runtime.config.searchConcurrency);
-  const deadline = timeBox(deps.runtime.config.searchDeadlineMs);
-  return Promise.all(live.map((s) => limit(() => searchLive(s, query, deps, deadline.signal)))).finally(deadline.dispose);
+  const deadline = timeBox(deps.runtime.config.searchDeadlineMs, cancel);
+  const one = async (s: LiveSource) => {
+    const outcome = await searchLive(s, query, deps, deadline.signal, cancel);
+    answered(outcome);
+    return outcome;
+  };
+  return Promise.all(live.map((s) => limit(() => one(s)))).finally(deadline.dispose);
 }
+
+/** A live source's listings as candidates: its order is its source rank. */
+const liveCandidates = (listings: Asset[]): RankCandidate[] => listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length }));
 
 /** The filters of the parameters, only the set ones. */
 function filtersOf(params: SearchParams): SearchFilters {
@@ -180,8 +216,9 @@ function filtersOf(params: SearchParams): SearchFilters {
 /**
  * Aggregated search: pick sources, query the index and fan out to live sources in
  * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
+ * `options` never change the answer: they only end it early or hear its parts as they come.
  */
-export async function searchAll(params: SearchParams, deps: SearchDeps): Promise<SearchResponse> {
+export async function searchAll(params: SearchParams, deps: SearchDeps, options: SearchOptions = {}): Promise<SearchResponse> {
   const { config } = deps.runtime;
   const query: SourceQuery = {
     q: params.q,
@@ -213,26 +250,34 @@ export async function searchAll(params: SearchParams, deps: SearchDeps): Promise
   const wish = typeWish(params.type, plan, new Set(deps.sources.filter((s) => s.unit === "packs").map((s) => s.id)));
   const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index);
   outcomes.push(...fromIndex.outcomes);
-  const liveOutcomes = await searchLiveSources(live, query, deps);
-  for (const o of liveOutcomes) deps.onSourceResult?.(o.report);
-  outcomes.push(...liveOutcomes);
 
   const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));
-  const candidates: RankCandidate[] = [
-    ...fromIndex.candidates,
-    ...liveOutcomes.flatMap(({ listings }) => listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length }))),
-  ];
-  const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
   const listingOf = (asset: Asset): Listing => ({ asset, access: accessOf.get(asset.provider) ?? "scrape" });
-  const merged = dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
-  const ranked = rank(merged, { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index });
-  const results = sortAssets(ranked, query.sort).slice(0, params.limit);
+  /** The one ranking of these candidates: de-duplicated, scored, in the order asked, to the limit. */
+  const rankPage = (candidates: RankCandidate[]): Asset[] => {
+    const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
+    const merged = dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
+    const ranked = rank(merged, { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index });
+    return sortAssets(ranked, query.sort).slice(0, params.limit);
+  };
+  const order = new Map(deps.sources.map((s, i) => [s.id, i]));
+  const inOrder = (reports: ProviderReport[]) => reports.sort((a, b) => order.get(a.provider)! - order.get(b.provider)!);
+
+  // The optional calls evaluate their arguments only when the observer listens: a plain search ranks once.
+  const { observer } = options;
+  observer?.index?.({ results: rankPage(fromIndex.candidates), providers: inOrder(outcomes.map((o) => o.report)), pending: live.map((s) => s.id) });
+  const liveOutcomes = await searchLiveSources(live, query, deps, options.signal, (o) => {
+    if (!o.cancelled) observer?.source?.({ provider: o.report, results: rankPage(liveCandidates(o.listings)) });
+  });
+  for (const o of liveOutcomes) if (!o.cancelled) deps.onSourceResult?.(o.report);
+  outcomes.push(...liveOutcomes);
+
+  const results = rankPage([...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))]);
   // The whole merged set: every index hit, not only the pages, and every live listing.
   const facets = params.facets
     ? countFacets(dedupe([...fromIndex.hits.map((h) => h.asset), ...liveOutcomes.flatMap((o) => o.listings)].map(listingOf)).map((l) => l.asset))
     : undefined;
 
-  const order = new Map(deps.sources.map((s, i) => [s.id, i]));
-  const providers = outcomes.map((o) => o.report).sort((a, b) => order.get(a.provider)! - order.get(b.provider)!);
+  const providers = inOrder(outcomes.map((o) => o.report));
   return { query: params.q, ...(params.type.length ? { types: params.type } : {}), results, providers, ...(facets ? { facets } : {}) };
 }
