@@ -26,6 +26,16 @@ export const jsonResponse = (description: string, schema: string | Json): Json =
   content: { "application/json": { schema: typeof schema === "string" ? schemaRef(schema) : schema } },
 });
 
+/**
+ * Adds a `text/event-stream` body to a response: OpenAPI 3.1 has no schema for one event, so the
+ * stream's schema is the schema of each event (`event` its name, `data` its JSON), as 3.2's
+ * `itemSchema` would say it.
+ */
+export const withEventStream = (response: Json, eventSchema: string): Json => ({
+  ...response,
+  content: { ...(response.content as Json), "text/event-stream": { schema: schemaRef(eventSchema) } },
+});
+
 /** A response with the Error body (`{ error, url?, retryAfter? }`). */
 export const errorResponse = (description: string): Json => jsonResponse(description, "Error");
 

@@ -137,7 +137,11 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
   const cancelled = (): Outcome | undefined => {
     if (!cancel?.aborted) return undefined;
     breaker.release();
-    return { report: report(source, { status: "error", count: 0, error: "the search was cancelled before the source answered", tookMs: took() }), listings: [], cancelled: true };
+    return {
+      report: report(source, { status: "error", count: 0, error: "the search was cancelled before the source answered", tookMs: took() }),
+      listings: [],
+      cancelled: true,
+    };
   };
   try {
     const result = await Promise.race([source.search(query, deps.runtime.context(signal)), timedOut]);
@@ -191,7 +195,13 @@ const sortAssets = (assets: Asset[], sort: Sort): Asset[] => (sort === "relevanc
  * The live sources in parallel, under the overall deadline, which the caller's signal ends early
  * (none to keep when no live source is asked); `answered` hears each outcome as it comes.
  */
-async function searchLiveSources(live: LiveSource[], query: SourceQuery, deps: SearchDeps, cancel: AbortSignal | undefined, answered: (o: Outcome) => void): Promise<Outcome[]> {
+async function searchLiveSources(
+  live: LiveSource[],
+  query: SourceQuery,
+  deps: SearchDeps,
+  cancel: AbortSignal | undefined,
+  answered: (o: Outcome) => void,
+): Promise<Outcome[]> {
   if (!live.length) return [];
   const limit = pLimit(deps.runtime.config.searchConcurrency);
   const deadline = timeBox(deps.runtime.config.searchDeadlineMs, cancel);

@@ -4,7 +4,7 @@
  */
 
 import { type SearchArguments, SearchParams, type SearchResponse } from "../../core/schemas/index.ts";
-import { searchAll } from "../../core/search.ts";
+import { type SearchDeps, type SearchOptions, searchAll } from "../../core/search.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams, queryValues } from "../query.ts";
@@ -23,12 +23,25 @@ function checkSources(ids: readonly string[], deps: AppDeps, listedAt: string): 
 
 /** Validated parameters → the aggregated search; `listedAt` says, in the surface's terms, where the source ids are listed. */
 export async function runSearch(params: SearchParams, deps: AppDeps, listedAt: string): Promise<SearchResponse> {
+  return prepareSearch(params, deps, listedAt)({});
+}
+
+/**
+ * The search in two steps, for the event stream of GET /v1/search: the source ids are checked now
+ * (a 400 before anything of a stream is sent), and the returned function runs it with an end
+ * (`signal`) and an observer that hears its parts as they come.
+ */
+export function prepareSearch(params: SearchParams, deps: AppDeps, listedAt: string): (options: SearchOptions) => Promise<SearchResponse> {
   checkSources([...params.providers, ...params.exclude], deps, listedAt);
-  return searchAll(params, {
+  return (options) => searchAll(params, searchDeps(deps), options);
+}
+
+function searchDeps(deps: AppDeps): SearchDeps {
+  return {
     sources: deps.sources,
     index: deps.published.index,
     runtime: deps.runtime,
     breakers: deps.breakers,
     onSourceResult: (report) => deps.usage.sourceResult(report),
-  });
+  };
 }
