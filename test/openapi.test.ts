@@ -137,6 +137,19 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("the search documents its event stream: the same 200, as text/event-stream, each event named with its data", () => {
+    const ok = op("/v1/search", "get").responses["200"];
+    expect(ok.content["text/event-stream"].schema).toEqual({ $ref: "#/components/schemas/SearchStreamEvent" });
+    const events = doc.components.schemas.SearchStreamEvent.oneOf as Json[];
+    expect(events.map((e) => [e.properties.event.const, e.properties.data.$ref])).toEqual([
+      ["index", "#/components/schemas/SearchStreamIndex"],
+      ["source", "#/components/schemas/SearchStreamSource"],
+      ["done", "#/components/schemas/SearchResponse"],
+      ["failed", "#/components/schemas/Error"],
+    ]);
+    expect(op("/v1/search", "get").description).toMatch(/text\/event-stream/);
+  });
+
   it("the download redirect documents its Location header", () => {
     expect(op("/v1/assets/{id}/download", "get").responses["302"].headers.Location.schema).toEqual({ type: "string", format: "uri" });
   });

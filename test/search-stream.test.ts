@@ -20,7 +20,13 @@ const items = (...names: string[]) => JSON.stringify({ items: names.map((n) => (
 async function setup(options: { env?: Record<string, string>; slowMs?: number } = {}) {
   const signals: AbortSignal[] = [];
   const slowBase = fakeSource("slow");
-  const slow: LiveSource = { ...slowBase, search: (q, ctx) => (signals.push(ctx.signal), slowBase.search(q, ctx)) };
+  const slow: LiveSource = {
+    ...slowBase,
+    search: (q, ctx) => {
+      signals.push(ctx.signal);
+      return slowBase.search(q, ctx);
+    },
+  };
   const shelf = fakeIndexedSource("shelf", {
     crawl: async () => [
       syntheticAsset("shelf", "oak-tree", { title: "Oak Tree", tags: ["tree"] }),
