@@ -18,7 +18,7 @@ const items = (...names: string[]) => JSON.stringify({ items: names.map((n) => (
 
 /** The indexed `shelf`, the live `quick` and `slow` (answering SLOW_MS later); `watch` sees every signal `slow` is asked with. */
 async function setup(options: { env?: Record<string, string>; slowMs?: number } = {}) {
-  const signals: AbortSignal[] = [];
+  const signals: (AbortSignal | undefined)[] = [];
   const slowBase = fakeSource("slow");
   const slow: LiveSource = {
     ...slowBase,

@@ -26,7 +26,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   if (missingBrowser) return;
   const { app, replay, get: getApp } = await testApp({ sources: [...SOURCES, fakeSource("slow")] });
-  get = (path) => getApp(path);
+  get = async (path) => getApp(path);
   replay.add({ url: fakeSearchUrl("slow", QUERY), body: JSON.stringify({ items: [{ slug: "slow-chair", name: "Slow Arm Chair" }] }), delayMs: DELAY_MS });
   server = await listen(app);
   browser = await launchChromium();
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 /** A page of a fresh context: only the app is reachable (the thumbnails on the sources' CDNs are aborted). */
-async function openPage(init?: (context: BrowserContext) => Promise<void>) {
+async function openPage(init?: (context: BrowserContext) => Promise<unknown>) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const origin = new URL(server.url).origin;
   await context.route("**/*", (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort("blockedbyclient")));
