@@ -20,6 +20,9 @@ console.log(
   `search: fan-out median / delay D          ${s.fanOut.ratio.toFixed(2)} (${s.fanOut.sources} sources, D = ${s.fanOut.delayMs} ms, median ${s.fanOut.medianMs.toFixed(0)} ms)`,
 );
 console.log(
+  `search: first results / full answer       ${s.firstResults.ratio.toFixed(3)} (one live source delayed ${s.firstResults.delayMs} ms: first results p50 ${s.firstResults.firstMedianMs.toFixed(1)} ms, target ≤ 50 ms; full answer p50 ${s.firstResults.fullMedianMs.toFixed(0)} ms; ${s.firstResults.rounds} searches)`,
+);
+console.log(
   `search: index-only requests per second    ${s.throughput.requestsPerSecond} (p99 ${s.throughput.p99Ms} ms, ${s.throughput.errors} errors, ${s.throughput.non2xx} non-2xx)`,
 );
 console.log(

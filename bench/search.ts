@@ -16,6 +16,7 @@ import type { Source } from "../core/source.ts";
 import { createApp } from "../server/app.ts";
 import { createUsage } from "../server/stats/usage.ts";
 import { SOURCES } from "../sources/index.ts";
+import { readEvents } from "../test/helpers/event-stream.ts";
 import { fakeSearchUrl, fakeSource } from "../test/helpers/fake-source.ts";
 
 /** The index-only mix: ten everyday queries over the indexed sources' kinds (textures, models, fonts, icon sets, packs). */
@@ -81,6 +82,31 @@ async function fanOut(delayMs: number, rounds: number) {
   return { sources: ids.length, delayMs, medianMs: median(times), ratio: median(times) / delayMs };
 }
 
+/**
+ * Results as they arrive: the indexed sources plus one live source delayed D ms by replay, asked
+ * over the event stream; per search the time to the first event (the index's results) and to the
+ * last (the final answer), sequentially over the query mix.
+ */
+export async function firstResults(delayMs: number, rounds: number) {
+  const replay = new ReplayDispatcher();
+  const queries = Array.from({ length: rounds }, (_, i) => `${QUERIES[i % QUERIES.length]} ${i}`);
+  for (const q of queries) replay.add({ url: fakeSearchUrl("slow", q), body: JSON.stringify({ items: [{ slug: "s", name: q }] }), delayMs });
+  const server = await listen(appWith([...INDEXED, fakeSource("slow")], replay, { SOURCE_TIMEOUT_MS: String(delayMs * 10) }));
+  const first: number[] = [];
+  const full: number[] = [];
+  for (const q of queries) {
+    const started = performance.now();
+    const res = await fetch(`${server.base}${searchPath(q)}`, { headers: { accept: "text/event-stream" } });
+    const events: { event: string; at: number }[] = [];
+    for await (const e of readEvents(res.body!)) events.push(e);
+    if (events[0]?.event !== "index" || events.at(-1)?.event !== "done") throw new Error(`${q}: events ${events.map((e) => e.event).join(", ")}`);
+    first.push(events[0].at - started);
+    full.push(events.at(-1)!.at - started);
+  }
+  server.close();
+  return { delayMs, rounds, firstMedianMs: median(first), fullMedianMs: median(full), ratio: median(first) / median(full) };
+}
+
 /** Requests per second of index-only searches (the query mix, in turn) on loopback, one server process. */
 async function throughput(seconds: number) {
   const server = await listen(appWith(INDEXED, new ReplayDispatcher()));
@@ -98,6 +124,7 @@ export async function benchSearch() {
   return {
     serverOverhead: await serverOverhead(200),
     fanOut: await fanOut(200, 9),
+    firstResults: await firstResults(2000, 7),
     throughput: await throughput(5),
   };
 }
