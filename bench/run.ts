@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { benchColdStart } from "./coldstart.ts";
 import { measureRelevance } from "./relevance.ts";
 import { benchSearch } from "./search.ts";
 import { benchZip } from "./zip.ts";
 
 /** Runs every benchmark, prints its figures and writes them to bench/results/<name>.json. */
-const results = { search: await benchSearch(), relevance: await measureRelevance(), zip: await benchZip() };
+const results = { coldStart: await benchColdStart(), search: await benchSearch(), relevance: await measureRelevance(), zip: await benchZip() };
 mkdirSync("bench/results", { recursive: true });
 for (const [name, result] of Object.entries(results)) {
   writeFileSync(`bench/results/${name}.json`, `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
@@ -44,3 +45,10 @@ for (const [name, set] of [
   );
 }
 console.log(`zip: RSS growth streaming ${z.memory.archiveMiB} MiB     ${z.memory.rssGrowthMiB} MiB`);
+const c = results.coldStart;
+console.log(
+  `start: built / tsx cold start to /health   ${c.ratio.toFixed(2)}x (median of ${c.runs}: ${c.medianMs.built} ms node dist/server/main.js vs ${c.medianMs.old} ms tsx server/main.ts)`,
+);
+console.log(
+  `start: bin/start.js / tsx cold start       ${c.startRatio.toFixed(2)}x (${c.medianMs.start} ms: the freshness check, then the built server; npm itself in neither)`,
+);

@@ -10,10 +10,10 @@
  * `data/` (DATA_DIR; default the package's own `data/`), ASSET_SERVER_REPLAY for offline replay,
  * source keys, ASSET_SERVER_PUBLIC_URL for the download links of `get_asset`.
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type Config, loadConfig } from "../core/config.ts";
+import { packagePath } from "../core/package-path.ts";
 import { SEARCH_CLI_KINDS, SEARCH_PARAMETERS, type SearchArguments, type SearchParamName, type SearchResponse } from "../core/schemas/index.ts";
 import { ApiError } from "../server/errors.ts";
 import { createMcpServer } from "../server/mcp/tools.ts";
@@ -55,7 +55,7 @@ ${SEARCH_FLAGS.map(flagUsage).join("\n")}
 Environment: the server's variables (DATA_DIR, ASSET_SERVER_REPLAY, ASSET_SERVER_PUBLIC_URL, source keys …).`;
 
 /** The package's own published data, so the installed command works from any folder. */
-const PACKAGE_DATA = fileURLToPath(new URL("../data", import.meta.url));
+const PACKAGE_DATA = packagePath("data");
 
 function config(): Config {
   return loadConfig({ DATA_DIR: PACKAGE_DATA, ...process.env });

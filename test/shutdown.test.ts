@@ -1,5 +1,5 @@
 /**
- * SIGTERM on a REAL server process (`node --import tsx server/main.ts`, as `npm start` runs it)
+ * SIGTERM on a REAL server process (`node --import tsx server/main.ts`, the TypeScript that `npm start` runs built)
  * with METRICS_PORT and REDIS_URL set (a real redis-server) and a zip download in flight: the
  * download is answered from a replay folder whose five files each come after 300 ms
  * (test/helpers/slow-download.ts), so it streams for about 1.5 s.

@@ -1,11 +1,12 @@
 /** The search page and the health check. */
 import { readFileSync } from "node:fs";
 import { jsonResponse } from "../../core/openapi.ts";
+import { packagePath } from "../../core/package-path.ts";
 import { counted } from "../stats/hooks.ts";
 import { get, HEALTH, PAGE } from "./route.ts";
 
 export const pageRoute = get("/", PAGE, (deps) => {
-  const page = readFileSync(new URL("../web/index.html", import.meta.url), "utf8");
+  const page = readFileSync(packagePath("server/web/index.html"), "utf8");
   return (event) => counted(event, new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), () => deps.usage.pageView());
 });
 

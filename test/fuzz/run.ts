@@ -46,7 +46,7 @@ export interface FuzzReport {
   ms: number;
 }
 
-/** The server as `npm start` runs it, over the recordings, with a key, a limit too high to reach and one trusted proxy hop. */
+/** The server `npm start` runs, from its TypeScript (as `npm run dev` does), over the recordings, with a key, a limit too high to reach and one trusted proxy hop. */
 async function startServer(): Promise<{ base: string; child: ChildProcess; log: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {

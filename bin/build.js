@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run build`: bundles the server and the command line to dist/ (ESM for Node 20, with source
+ * maps). Dependencies stay external, imported from node_modules as under tsx, so their own files
+ * (and anything they read beside them) are where they expect. Files the code reads at run time
+ * (server/web/index.html, data/) are found from the package root (core/package-path.ts).
+ */
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+import { STAMP } from "./freshness.js";
+
+/** Output name (under the output folder, without .js) → TypeScript entry. */
+export const ENTRIES = { "server/main": "server/main.ts", "cli/main": "cli/main.ts" };
+
+/** Files that shape the bundle without being bundled: a change to them also makes it stale. */
+const SHAPING = ["package.json", "tsconfig.json", "bin/build.js"];
+
+/**
+ * Builds into a temporary sibling folder, then swaps it in for `outdir`, so a reader never sees
+ * half a build (bin/freshness.js finds no stamp while the swap runs and falls back).
+ * @param {string} root the package root
+ * @param {string} [outdir] relative to root
+ */
+export async function build(root, outdir = "dist") {
+  const startedAt = Date.now();
+  const target = join(root, outdir);
+  const temporary = `${target}.tmp-${process.pid}`;
+  rmSync(temporary, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: Object.entries(ENTRIES).map(([out, input]) => ({ in: input, out })),
+    outdir: temporary,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    sourcemap: true,
+    metafile: true,
+    logLevel: "warning",
+  });
+  /** @type {import("./freshness.js").Stamp} */
+  const stamp = {
+    startedAt,
+    inputs: [...SHAPING, ...Object.keys(result.metafile.inputs)],
+    outputs: Object.keys(ENTRIES).map((name) => `${outdir}/${name}.js`),
+  };
+  writeFileSync(join(temporary, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
+  const old = `${target}.old-${process.pid}`;
+  rmSync(old, { recursive: true, force: true });
+  try {
+    renameSync(target, old);
+  } catch {
+    // No earlier build, or another process is swapping its own in.
+  }
+  try {
+    renameSync(temporary, target);
+  } catch {
+    // Another process's build landed first; it was built from the same sources.
+    rmSync(temporary, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const started = performance.now();
+  await build(root);
+  console.error(`built dist/ in ${Math.round(performance.now() - started)} ms`);
+}
