@@ -35,6 +35,9 @@ export async function build(root, outdir = "dist") {
     outdir: temporary,
     bundle: true,
     format: "esm",
+    // Modules imported on first use (the MCP tools) stay separate chunks, loaded only then.
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     platform: "node",
     target: "node20",
     packages: "external",

@@ -5,7 +5,6 @@
  * direct files, so the assets are not `downloadable`.
  */
 
-import * as cheerio from "cheerio";
 import { z } from "zod";
 import type { Sort } from "../core/filters.ts";
 import { licenseById } from "../core/license.ts";
@@ -15,7 +14,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { htmlText } from "./kit/html.ts";
+import { htmlText, loadHtml } from "./kit/html.ts";
 import { parseList } from "./kit/list.ts";
 import { cc0Site, keepAsked, pixelsToK, typeFilter, windowPages } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
@@ -78,7 +77,7 @@ const isDownload = (url: URL) =>
 
 /** A post's links to Google Drive or Patreon posts, all behind a web page or a login, at the map size it states ("1024 x 1024"). */
 function filesOf(post: Post): AssetFile[] {
-  const $ = cheerio.load(post.content?.rendered ?? "");
+  const $ = loadHtml(post.content?.rendered ?? "");
   const size = /(\d{3,5})\s*[x×]\s*(\d{3,5})/i.exec($.root().text());
   const resolution = size ? pixelsToK(Math.max(Number(size[1]), Number(size[2]))) : undefined;
   const urls = new Set([...$("a[href]")].flatMap((el) => httpUrl($(el).attr("href"), SITE) ?? []).filter((href) => isDownload(new URL(href))));

@@ -9,7 +9,6 @@
  * they are listed as `requiresAuth` links and the assets are not `downloadable`.
  */
 
-import * as cheerio from "cheerio";
 import { z } from "zod";
 import { licenseById } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
@@ -18,6 +17,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { loadHtml } from "./kit/html.ts";
 import { parseList } from "./kit/list.ts";
 import { cc0Site, isoDay, kResolution } from "./kit/texture-sites.ts";
 
@@ -72,7 +72,7 @@ async function crawl(io: SourceIo): Promise<Asset[]> {
 
 /** A texture page's download link, and the same link for every other size of its menu (its script only changes `<n>K` in `t` and `r`). */
 export function filesOfPage(html: string, url: string): AssetFile[] {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const href = $("#download-container a[href]").first().attr("href");
   if (!href) throw shapeError(ID, url, "texture page has no download link");
   const link = new URL(href, SITE);

@@ -5,7 +5,6 @@
  * request is made with `cache: false`: the shared client caches every 2xx answer, a 202 challenge included, and cannot drop one, so a cached challenge
  * would fail every search for the cache's lifetime.
  */
-import * as cheerio from "cheerio";
 import { z } from "zod";
 import type { SearchFilters } from "../core/filters.ts";
 import type { TextResponse } from "../core/http/types.ts";
@@ -17,6 +16,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { mapAll } from "./kit/filters.ts";
+import { type CheerioAPI, loadHtml } from "./kit/html.ts";
 import { collectWindow, pageWindow } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -164,7 +164,7 @@ function license(code: string | null | undefined, imageUrl: string | null | unde
 }
 
 /** The first JSON-LD Product of the page, alone, in a list or in an `@graph`. */
-function jsonLdProduct($: cheerio.CheerioAPI) {
+function jsonLdProduct($: CheerioAPI) {
   const scripts = [...$('script[type="application/ld+json"]')].map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
   const nodes = scripts.flatMap((data) => (Array.isArray(data) ? data : [data, ...(data?.["@graph"] ?? [])]));
   return nodes.map((node) => Product.safeParse(node).data).find((product) => product !== undefined);
@@ -172,7 +172,7 @@ function jsonLdProduct($: cheerio.CheerioAPI) {
 
 /** Text of a description's HTML, paragraphs and line breaks kept as new lines. */
 function htmlText(html: string): string {
-  const $ = cheerio.load(html, null, false);
+  const $ = loadHtml(html, null, false);
   $("br").replaceWith("\n");
   $("p, li, div").after("\n");
   return $.text()
@@ -185,7 +185,7 @@ const stripTitle = (title: string) => title.replace(/\s*\|\s*(?:free\s+)?3d\s+mo
 
 /** Detail page → AssetDetails; files are login links to the page, one per format. */
 export function parseProductPage(html: string, pageUrl: string, nativeId: string): AssetDetails {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const product = jsonLdProduct($);
   const props = Props.safeParse(parseJson($('[data-react-class="ItemPage/TopSection/TopSection"]').attr("data-react-props") ?? "")).data;
   if (!product && !props) throw shapeError(ID, pageUrl, "product page has neither JSON-LD Product nor item props");

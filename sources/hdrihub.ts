@@ -6,12 +6,12 @@
  * - `/shop/<section>/…/<slug>`: a Product JSON-LD with an AggregateOffer (one offer per resolution) and tag links.
  * - `/shop/hdri`: an ItemList JSON-LD with `numberOfItems` (the census: there is no recorded sitemap).
  */
-import * as cheerio from "cheerio";
 import type { Asset, AssetDetails, AssetType, Price } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { type CheerioAPI, loadHtml } from "./kit/html.ts";
 import { pixelsToK } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -54,7 +54,7 @@ function parsePrice(raw: string): Price | undefined {
 
 /** The search page: the count ("Found 8 products"), or 0 for the no-results block, and the result cards. */
 export function parseSearch(html: string, url?: string): { found: number; assets: Asset[] } {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   $("template[id^='P:']").each((_, el) => {
     const segment = $(`[id='S:${($(el).attr("id") ?? "").slice(2)}']`);
     if (segment.length) $(el).replaceWith(segment.remove().html() ?? "");
@@ -98,7 +98,7 @@ function nodesOf(value: unknown): JsonLdNode[] {
   return [value as JsonLdNode, ...(Array.isArray(graph) ? nodesOf(graph) : [])];
 }
 
-function jsonLd($: cheerio.CheerioAPI, url: string): JsonLdNode[] {
+function jsonLd($: CheerioAPI, url: string): JsonLdNode[] {
   return Array.from($("script[type='application/ld+json']"), (script) => {
     try {
       return nodesOf(JSON.parse($(script).text()));
@@ -115,7 +115,7 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : t
 const resolutionOfOffer = (name: string) => pixelsToK(Number(/(\d{3,6})\s*px/i.exec(name)?.[1] ?? /(\d{3,6})\s*$/.exec(name)?.[1]));
 
 function parseProduct(path: string, html: string): AssetDetails {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const pageUrl = `${SITE}${path}`;
   const product = jsonLd($, pageUrl).find((n) => isType(n, "Product"));
   const title = str(product?.name);
@@ -153,7 +153,7 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
-  const list = jsonLd(cheerio.load((await io.text(CATEGORY)).text), CATEGORY).find((n) => isType(n, "ItemList"));
+  const list = jsonLd(loadHtml((await io.text(CATEGORY)).text), CATEGORY).find((n) => isType(n, "ItemList"));
   const count = num(list?.numberOfItems);
   if (count === undefined) throw shapeError(ID, CATEGORY, `${CATEGORY} has no ItemList numberOfItems (page changed?)`);
   const total = Math.round(count);

@@ -3,7 +3,6 @@
  * plain EXR file links. Live, through the shop's WooCommerce Store API: `/wp-json/wc/store/v1/products?search=…` (or `slug=…`)
  * answers an array of products, their count in `X-WP-Total`. A freebie's page lists its EXR files, resolutions and sizes.
  */
-import * as cheerio from "cheerio";
 import { z } from "zod";
 import type { Sort } from "../core/filters.ts";
 import { normalizeLicense } from "../core/license.ts";
@@ -13,7 +12,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { htmlText } from "./kit/html.ts";
+import { htmlText, loadHtml } from "./kit/html.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -111,7 +110,7 @@ function sizeBytes(raw: string | undefined): number | undefined {
 
 /** The EXR files of a freebie page: the resolution menu, else the download link. */
 export function parseFreebiePage(html: string): AssetFile[] {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const files = new Map<string, AssetFile>();
   const add = (href: string | undefined, label: string, size: string | undefined) => {
     const url = httpUrl(href, SITE);

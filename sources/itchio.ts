@@ -3,7 +3,6 @@
  * search page, the browse listing's JSON, a project's data.json and page). Downloads go through itch.io's own flow (download/purchase page, often a payment),
  * so every file is a `requiresAuth` link to the asset's page and nothing is downloadable by this server.
  */
-import { type CheerioAPI, load } from "cheerio";
 import { z } from "zod";
 import { normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, Price } from "../core/schemas/index.ts";
@@ -11,6 +10,7 @@ import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { type CheerioAPI, loadHtml } from "./kit/html.ts";
 import { followUpPage } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -101,12 +101,12 @@ const BrowsePage = z.object({ page: z.number().optional(), num_items: z.number()
 async function browsePage(url: string, fallbackType: AssetType, io: SourceIo): Promise<Page & { count: number }> {
   const page = BrowsePage.safeParse(await io.json(url)).data;
   if (!page) throw shapeError(ID, url, `browse listing ${url} is not { num_items, content } JSON`);
-  return { assets: cardsOf(load(page.content), fallbackType), count: page.num_items, more: page.num_items >= BROWSE_PAGE_SIZE };
+  return { assets: cardsOf(loadHtml(page.content), fallbackType), count: page.num_items, more: page.num_items >= BROWSE_PAGE_SIZE };
 }
 
 /** One search results page (HTML), parsed; `total` only when itch.io gives an exact count ("1000+ projects" is none). */
 async function searchPage(url: string, io: SourceIo): Promise<{ assets: Asset[]; cells: number; total?: number }> {
-  const $ = load((await io.text(url)).text);
+  const $ = loadHtml((await io.text(url)).text);
   if (!$(".search_page, .browse_game_grid, .game_grid_widget").length)
     throw shapeError(ID, url, `search page ${url} has no result grid (the page layout changed)`);
   const m = /([\d,]+)(\+)?\s+(?:projects?|results?)/i.exec($(".stats_line").first().text());
@@ -196,7 +196,7 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   if (!answers) return null;
   const d = DataJson.safeParse(answers[0]).data;
   if (!d) throw shapeError(ID, pageUrl, `${pageUrl}/data.json has no id and title`);
-  const $ = load(answers[1].text);
+  const $ = loadHtml(answers[1].text);
   if (!$(".view_game_page, h1.game_title").length) throw shapeError(ID, pageUrl, `${pageUrl} is not an itch.io project page (the page layout changed)`);
   const table = infoTable($);
   const meta = (selector: string) => $(selector).attr("content")?.trim();

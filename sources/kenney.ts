@@ -5,7 +5,6 @@
  * - `/assets/<slug>` → the pack page: `h1`, a details table (Tags, Category, License), update dates as `title='dd/mm/yyyy'`,
  *   `og:image`, `og:description`, the pack zip. The crawl reads every pack page: only there do tags say what a pack holds.
  */
-import * as cheerio from "cheerio";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
 import type { SourceQuery } from "../core/source.ts";
@@ -13,6 +12,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { loadHtml } from "./kit/html.ts";
 import { readItemPages } from "./kit/item-pages.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -68,7 +68,7 @@ function decode(text: string | undefined): string | undefined {
 
 /** Parses every `div.asset` card of a listing page; cards without a pack link are skipped. */
 export function parseCards(html: string): KenneyCard[] {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   return [...$("div.asset")].flatMap((el) => {
     const card = $(el);
     const link = card.find("h2 a").first();
@@ -83,7 +83,7 @@ export function parseCards(html: string): KenneyCard[] {
 }
 
 function linksToPage(html: string, n: number): boolean {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   return [...$("ul.pagination a[href]")].some((a) => new RegExp(`/assets/page:${n}/?$`).test($(a).attr("href") ?? ""));
 }
 
@@ -132,7 +132,7 @@ function isoDay(text = ""): string | undefined {
 }
 
 export function parsePackPage(slug: string, html: string): AssetDetails {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const url = packUrl(slug);
   const title = $("h1").first().text().trim();
   if (!title) throw shapeError(ID, url, `pack page ${url} has no title (page changed?)`);

@@ -3,7 +3,6 @@
  * A Drupal 7 site without an API, read live: its advanced search (the `view-id-art` view: "Displaying 1 - 24 of 182", 24 cards,
  * a 0-based pager) and its art pages (`/content/<slug>`: author, date, type, tags, licences, body, notice and plain file links).
  */
-import { type CheerioAPI, load } from "cheerio";
 import { UpstreamError } from "../core/http/types.ts";
 import { licenseFamily, normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
@@ -12,6 +11,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { type CheerioAPI, loadHtml } from "./kit/html.ts";
 import { followUpPage, pageWindow } from "./kit/page-window.ts";
 import { httpUrl, isHttpUrl } from "./kit/url.ts";
 
@@ -75,7 +75,7 @@ const contentUrl = (slug: string) => `${SITE}/content/${slug}`;
 
 /** One result page: its cards, the "Displaying … of N" total and its number of rows. A page without the art view throws. */
 async function listPage(io: SourceIo, url: string, type: AssetType): Promise<{ assets: Asset[]; total: number; rows: number }> {
-  const $ = load((await io.text(url)).text);
+  const $ = loadHtml((await io.text(url)).text);
   const view = $(".view-id-art").first();
   if (!view.length) throw shapeError(ID, url, `${url} has no art search view (the page layout changed)`);
   const rows = view.find(".view-content .views-row");
@@ -160,7 +160,7 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
   const url = contentUrl(slug);
   const page = /^[a-z0-9][a-z0-9_-]*$/i.test(slug) ? await unlessGone(io.text(url)) : undefined;
   if (!page) return null;
-  const $ = load(page.text);
+  const $ = loadHtml(page.text);
   if (!$(".node").length) throw shapeError(ID, url, `${url} has no content node (the page layout changed)`);
   const node = $(".node-art.view-mode-full").first();
   if (!node.length) return null; // a collection, forum post or other node is not an art asset

@@ -7,14 +7,13 @@
  *   rows (Animated: a check or x-mark icon; Formats; License link), the month in `div.titleDate`, and the download in
  *   `window.open('…')`: a Google Drive folder or an itch.io page, not a plain file (so `requiresAuth`, not downloadable).
  */
-import * as cheerio from "cheerio";
 import { normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { htmlText } from "./kit/html.ts";
+import { type CheerioAPI, htmlText, loadHtml } from "./kit/html.ts";
 import { readItemPages } from "./kit/item-pages.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -44,11 +43,11 @@ function packSlug(href: string | undefined): string | undefined {
 }
 
 /** The text of a selection's own text nodes (its contents that are not elements): a card's title beside its tags, a row's label beside its value. */
-const ownText = (sel: ReturnType<cheerio.CheerioAPI>) => sel.contents().not("*").text().replace(/\s+/g, " ").trim();
+const ownText = (sel: ReturnType<CheerioAPI>) => sel.contents().not("*").text().replace(/\s+/g, " ").trim();
 
 /** Every pack card of the home page, in page order. */
 export function parseHome(html: string): QuaterniusCard[] {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const cards = new Map<string, QuaterniusCard>();
   for (const el of $("div.pack")) {
     const card = $(el);
@@ -111,7 +110,7 @@ function linkFile(slug: string, url: string): AssetFile {
 }
 
 export function parsePackPage(slug: string, html: string): AssetDetails {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const title = ($("meta[property='og:title']").attr("content") ?? $("title").first().text()).replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
   if (!title || !$(".infoitem").length) throw shapeError(ID, packUrl(slug), `pack page ${packUrl(slug)} has no title or info (page changed?)`);
   const info = (label: string) =>

@@ -5,14 +5,13 @@
  * Search and listing pages hold `.article-box` cards and a pager (the page size is read from page 1); details pages, `og:*`
  * and `tex1:*` meta tags and `a.download` zip links. Native ids: `591` for `/details/591/`, `model-547` for `/models/details/547/`.
  */
-import * as cheerio from "cheerio";
 import { licenseById, normalizeLicense } from "../core/license.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { htmlText } from "./kit/html.ts";
+import { type CheerioAPI, htmlText, loadHtml } from "./kit/html.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { cc0Site, isoDay, keepAsked, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
@@ -48,7 +47,7 @@ function trisOf(text: string): number | undefined {
 
 /** The cards and the number of pages (from the pager, 1 when there is none) of a search or listing page. */
 export function parseListing(html: string, url: string): { cards: Asset[]; pageCount: number } {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const boxes = $(".article-box");
   if (boxes.length === 0 && $(".articles").length === 0) throw shapeError(ID, url, "listing page has no .articles");
   const cards = boxes.get().flatMap((el) => {
@@ -91,10 +90,10 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   return { ...keepAsked(all, query, first.pageCount === 1 ? pageSize : undefined), searchUrl: searchUrl(query) };
 }
 
-const meta = ($: cheerio.CheerioAPI, key: string) => $(`meta[property="${key}"], meta[name="${key}"]`).first().attr("content")?.trim() || undefined;
+const meta = ($: CheerioAPI, key: string) => $(`meta[property="${key}"], meta[name="${key}"]`).first().attr("content")?.trim() || undefined;
 
 /** The `a.download` links of a details page, as direct zip files (Substance archives without a resolution). */
-function filesOf($: cheerio.CheerioAPI, pageResolution: string | undefined): AssetFile[] {
+function filesOf($: CheerioAPI, pageResolution: string | undefined): AssetFile[] {
   return $("a.download[href]")
     .get()
     .flatMap((el) => {
@@ -112,7 +111,7 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const target = detailOf(nativeId);
   const page = target && (await unlessGone(io.text(target.url)));
   if (!target || !page) return null;
-  const $ = cheerio.load(page.text);
+  const $ = loadHtml(page.text);
   const title = meta($, "og:title") ?? meta($, "tex1:name");
   if (!title) throw shapeError(ID, target.url, "details page has no og:title or tex1:name");
   const description = meta($, "og:description");

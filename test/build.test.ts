@@ -6,7 +6,7 @@
  * sits inside the package so the bundle finds node_modules and the package root as dist/ would.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -44,8 +44,12 @@ describe("the built output", () => {
   it("holds both entries with source maps and a stamp that makes it fresh", () => {
     for (const entry of ["server/main", "cli/main"]) {
       expect(readFileSync(join(ROOT, OUT, `${entry}.js`), "utf8")).toMatch(/sourceMappingURL=main\.js\.map/);
-      expect(JSON.parse(readFileSync(join(ROOT, OUT, `${entry}.js.map`), "utf8")).sources.length).toBeGreaterThan(10);
     }
+    // The code sits in shared chunks (the build splits what is imported on first use): their maps name the sources.
+    const maps = readdirSync(join(ROOT, OUT, "chunks")).filter((f) => f.endsWith(".js.map"));
+    const sources = new Set(maps.flatMap((f) => JSON.parse(readFileSync(join(ROOT, OUT, "chunks", f), "utf8")).sources as string[]));
+    expect([...sources].some((s) => s.endsWith("server/mcp/tools.ts"))).toBe(true);
+    expect(sources.size).toBeGreaterThan(10);
     const stamp = JSON.parse(readFileSync(join(ROOT, OUT, STAMP), "utf8")) as Stamp;
     expect(stamp.inputs).toContain("server/main.ts");
     expect(stamp.inputs.some((file) => file.includes("node_modules"))).toBe(false); // dependencies stay external

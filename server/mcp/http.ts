@@ -16,13 +16,11 @@
  *   Its errors are JSON-RPC error objects `{ jsonrpc: "2.0", error: { code, message }, id: null }`:
  *   what MCP clients expect, and still JSON with an `error` field. Ours below use the same shape.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
 import { errorResponse, jsonResponse, rateLimitedResponses } from "../../core/openapi.ts";
 import { type AppDeps, publicBase } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { createMcpServer } from "./tools.ts";
 
 /** Upper bound of one JSON-RPC request body. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -78,6 +76,11 @@ export async function mcpRoute(event: H3Event, deps: AppDeps): Promise<Response>
     const message = "Invalid Request: JSON-RPC batches are not supported; send one message per POST (MCP 2025-06-18 dropped batching)";
     return withStagedHeaders(jsonRpcError(400, -32600, message), event);
   }
+  // The SDK's server side and the tools load with the first MCP request, not at start (bench/coldstart.ts).
+  const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+    import("./tools.ts"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]);
   const server = createMcpServer(deps, { baseUrl: publicBase(deps, event), surface: "mcp" });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

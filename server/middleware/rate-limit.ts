@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { getRequestIP, type H3Event } from "h3";
-import { Redis } from "ioredis";
+import type * as IORedis from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { clientPrefix } from "../../core/ip.ts";
 import { ApiError } from "../errors.ts";
@@ -89,6 +90,8 @@ export interface SharedLimiter {
  */
 export function createRedisLimiter(url: string, perMinute: number): SharedLimiter {
   // No offline queue: while disconnected a command fails at once and the insurance limiter answers.
+  // ioredis is loaded only when a Redis URL is configured: most servers count in memory, and it costs start time.
+  const { Redis } = createRequire(import.meta.url)("ioredis") as typeof IORedis;
   const client = new Redis(url, { enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   const connected = new Promise<void>((resolve) => {
     client.once("ready", resolve);
