@@ -10,7 +10,10 @@ export type { CheerioAPI } from "cheerio";
 let cheerio: typeof Cheerio | undefined;
 
 /** cheerio's `load`. */
-export const loadHtml: typeof Cheerio.load = (...args) => (cheerio ??= createRequire(import.meta.url)("cheerio") as typeof Cheerio).load(...args);
+export const loadHtml: typeof Cheerio.load = (...args) => {
+  cheerio ??= createRequire(import.meta.url)("cheerio") as typeof Cheerio;
+  return cheerio.load(...args);
+};
 
 /** The text of an HTML fragment, entities decoded and whitespace collapsed. */
 export const htmlText = (html: string) => loadHtml(`<div>${html}</div>`)("div").first().text().replace(/\s+/g, " ").trim();
