@@ -18,9 +18,8 @@ import { createUsage } from "../server/stats/usage.ts";
 import { SOURCES } from "../sources/index.ts";
 import { readEvents } from "../test/helpers/event-stream.ts";
 import { fakeSearchUrl, fakeSource } from "../test/helpers/fake-source.ts";
+import { QUERIES } from "./queries.ts";
 
-/** The index-only mix: ten everyday queries over the indexed sources' kinds (textures, models, fonts, icon sets, packs). */
-const QUERIES = ["rock", "wood floor", "brick wall", "arm chair", "metal plate", "sans serif", "handwriting", "arrows", "nature", "tree"];
 /** The indexed sources only, so a search never leaves the process: what the index and the ranking cost. */
 const INDEXED = SOURCES.filter((s) => s.mode === "indexed");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,0 +1,169 @@
+/**
+ * `npm run bench:scale`: the current index engine (core/search-index.ts AssetIndex) on synthetic
+ * catalogues of 100,000 and 1,000,000 assets made from the embedded index's real records
+ * (bench/scale-catalogue.ts). For each size:
+ * - build: a child process generates the records, then AssetIndex.build + serialize, timed, and
+ *   writes the file (under the system's temporary folder, removed afterwards);
+ * - load: a fresh child process reads the file and deserializes it (cold load), then answers the
+ *   bench query mix (bench/queries.ts) through `index.search`: RSS after load, time from the
+ *   spawn of the process to its first complete answer, query p50/p95.
+ * The children are bench/scale-child.ts bundled by esbuild and run by plain node (as the built
+ * server runs): no TypeScript transform in their start or their memory. The build child may use a
+ * 16 GiB heap (the pipeline runs offline); the load child has node's default, as the server has.
+ * A stage that throws, or a child that dies (out of memory), is printed with where it happened;
+ * the run goes on. Usage: tsx bench/scale.ts [sizes…] (default 100000 1000000).
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** Inside the package, so the bundle's external imports resolve from node_modules. */
+const CHILD = join(ROOT, "bench/results/scale/child.mjs");
+const BUILD_HEAP_MIB = 16_384;
+const SEED = 1;
+
+interface Event {
+  stage?: string;
+  failed?: string;
+  error?: string;
+  at?: string[];
+  firstAnswer?: number;
+  result?: Record<string, unknown>;
+}
+
+interface ChildRun {
+  events: Event[];
+  /** Parent clock, ms from the spawn to the line `firstAnswer`. */
+  firstAnswerAfterSpawnMs?: number;
+  exit: string;
+  stderrTail: string;
+  lastStage?: string;
+  failures: Event[];
+  result?: Record<string, unknown>;
+}
+
+function runChild(args: string[], nodeFlags: string[], label: string): Promise<ChildRun> {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, [...nodeFlags, CHILD, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const run: ChildRun = { events: [], exit: "", stderrTail: "", failures: [] };
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const at = performance.now();
+    let e: Event;
+    try {
+      e = JSON.parse(line) as Event;
+    } catch {
+      return;
+    }
+    run.events.push(e);
+    if (e.firstAnswer !== undefined) run.firstAnswerAfterSpawnMs = at - spawnedAt;
+    if (e.stage) {
+      run.lastStage = e.stage;
+      console.log(`  [${label} ${((at - spawnedAt) / 1000).toFixed(1)} s] ${e.stage}`);
+    }
+    if (e.failed) run.failures.push(e);
+    if (e.result) run.result = e.result;
+  });
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      run.exit = signal ? `killed by ${signal}` : `exit code ${code}`;
+      run.stderrTail = stderr.trim().split("\n").slice(-6).join("\n");
+      resolve(run);
+    });
+  });
+}
+
+const ms = (x: unknown) => (typeof x === "number" ? `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms` : "—");
+const MB = (bytes: unknown) => (typeof bytes === "number" ? `${(bytes / 1e6).toFixed(1)} MB` : "—");
+
+/** What went wrong in a child: the stages that threw (with where), or how it died and in which stage. */
+function problems(run: ChildRun, label: string): string[] {
+  const lines = run.failures.map((f) => `  FAILED ${label}: ${f.failed}: ${f.error}\n    at ${f.at?.join("\n    at ")}`);
+  if (run.exit !== "exit code 0") {
+    lines.push(
+      `  FAILED ${label}: the process ended (${run.exit}) during "${run.lastStage}"${run.stderrTail ? `:\n    ${run.stderrTail.split("\n").join("\n    ")}` : ""}`,
+    );
+  }
+  return lines;
+}
+
+async function benchSize(n: number, dir: string) {
+  console.log(`\n${n.toLocaleString("en")} assets`);
+  const file = join(dir, `index-${n}.json.gz`);
+  const built = await runChild(["build", String(n), String(SEED), file], [`--max-old-space-size=${BUILD_HEAP_MIB}`], "build");
+  const b = built.result ?? {};
+  const buildAndSerialize = typeof b.buildMs === "number" && typeof b.serializeMs === "number" ? b.buildMs + b.serializeMs : undefined;
+  console.log(
+    `  build (AssetIndex.build + serialize)  ${ms(buildAndSerialize)} (build ${ms(b.buildMs)}, serialize ${ms(b.serializeMs)}; generating the records ${ms(b.generateMs)}, not counted)`,
+  );
+  if (b.streamedWriteMs !== undefined) console.log(`  the same format written record by record by the bench instead: ${ms(b.streamedWriteMs)}`);
+  console.log(`  file size                             ${MB(b.fileBytes)} (gzip)`);
+  console.log(
+    `  build process RSS                     ${b.rssAfterBuildMiB ?? "—"} MiB after build, peak ${b.peakRssMiB ?? "—"} MiB; ${b.distinctWords ?? "—"} distinct words, ${b.distinctTerms ?? "—"} terms with the pairs`,
+  );
+  const inBuild = b.inBuildProcess as { p50Ms: number; p95Ms: number; searches: number } | undefined;
+  if (inBuild)
+    console.log(
+      `  query mix on the built index (in the building process, no loadable file): p50 ${ms(inBuild.p50Ms)}, p95 ${ms(inBuild.p95Ms)} (${inBuild.searches} searches)`,
+    );
+  for (const line of problems(built, "build")) console.log(line);
+  if (b.fileBytes === undefined) return { n, build: built, load: undefined };
+
+  const loaded = await runChild(["load", file], [], "load");
+  const l = loaded.result ?? {};
+  if (l.deserializeMs === undefined) {
+    console.log(`  cold load: no index (the file of ${MB(l.fileBytes)} was read in ${ms(l.readMs)}; peak RSS ${l.peakRssMiB ?? "—"} MiB)`);
+    for (const line of problems(loaded, "load")) console.log(line);
+    return { n, build: built, load: loaded };
+  }
+  const mix = l.mix as { p50Ms: number; p95Ms: number; maxMs: number; searches: number } | undefined;
+  console.log(`  cold load (deserialize)               ${ms(l.deserializeMs)} (reading the file ${ms(l.readMs)} before)`);
+  console.log(
+    `  RSS after load                        ${l.rssAfterLoadMiB ?? "—"} MiB (peak ${l.peakRssMiB ?? "—"} MiB, heap limit ${l.heapLimitMiB ?? "—"} MiB)`,
+  );
+  console.log(
+    `  first complete answer after start     ${ms(loaded.firstAnswerAfterSpawnMs)} (spawn to the first index.search answer; that query ${ms(l.firstQueryMs)})`,
+  );
+  console.log(
+    `  query p50 / p95                       ${ms(mix?.p50Ms)} / ${ms(mix?.p95Ms)} (max ${ms(mix?.maxMs)}, ${mix?.searches ?? 0} searches of the mix)`,
+  );
+  for (const line of problems(loaded, "load")) console.log(line);
+  return { n, build: built, load: loaded };
+}
+
+const sizes = process.argv.slice(2).map(Number);
+mkdirSync(join(ROOT, "bench/results/scale"), { recursive: true });
+await esbuild.build({
+  absWorkingDir: ROOT,
+  entryPoints: ["bench/scale-child.ts"],
+  outfile: CHILD,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+});
+console.log(
+  `scale bench: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}; seed ${SEED}`,
+);
+console.log("targets at 1,000,000: first complete answer ≤ 1 s after start, RSS ≤ 1 GB, query p95 ≤ 20 ms");
+const dir = mkdtempSync(join(tmpdir(), "asset-search-scale-"));
+const runs = [];
+try {
+  for (const n of sizes.length ? sizes : [100_000, 1_000_000]) runs.push(await benchSize(n, dir));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+writeFileSync(
+  join(ROOT, "bench/results/scale.json"),
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.versions.node, cpus: cpus().length, runs }, null, 2)}\n`,
+);
