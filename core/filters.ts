@@ -105,6 +105,13 @@ const KEEPS: { [F in FilterName]-?: (a: Asset, wanted: NonNullable<SearchFilters
   rigged: (a, wanted) => a.rigged === wanted,
 };
 
+/** Every filter name, in the order of the search's parameters. */
+const FILTER_NAMES = Object.keys(KEEPS) as FilterName[];
+
+/** The filters among a search's parameters, only the set ones. */
+export const pickFilters = (params: SearchFilters): SearchFilters =>
+  Object.fromEntries(FILTER_NAMES.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
+
 /** The filters that are set, by name. */
 export const activeFilters = (filters: SearchFilters): FilterName[] => (Object.keys(filters) as FilterName[]).filter((name) => filters[name] !== undefined);
 

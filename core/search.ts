@@ -2,7 +2,18 @@ import pLimit from "p-limit";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { dedupe, type Listing } from "./dedupe.ts";
 import { countFacets } from "./facets.ts";
-import { activeFilters, asked, cannotApply, compareBySort, licenseRefusal, passesFilters, type SearchFilters, type Sort, sortHits } from "./filters.ts";
+import {
+  activeFilters,
+  asked,
+  cannotApply,
+  compareBySort,
+  licenseRefusal,
+  passesFilters,
+  pickFilters,
+  type SearchFilters,
+  type Sort,
+  sortHits,
+} from "./filters.ts";
 import { UpstreamError } from "./http/types.ts";
 import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { type RankCandidate, rank } from "./ranking.ts";
@@ -216,13 +227,6 @@ async function searchLiveSources(
 /** A live source's listings as candidates: its order is its source rank. */
 const liveCandidates = (listings: Asset[]): RankCandidate[] => listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length }));
 
-/** The filters of the parameters, only the set ones. */
-function filtersOf(params: SearchParams): SearchFilters {
-  const { license, commercial, attribution, author, category, format, resolution, maxPolys, animated, rigged } = params;
-  const all: SearchFilters = { license, commercial, attribution, author, category, format, resolution, maxPolys, animated, rigged };
-  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
-}
-
 /**
  * Aggregated search: pick sources, query the index and fan out to live sources in
  * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
@@ -237,7 +241,7 @@ export async function searchAll(params: SearchParams, deps: SearchDeps, options:
     downloadable: params.downloadable ?? false,
     limit: params.limit,
     offset: params.offset,
-    filters: filtersOf(params),
+    filters: pickFilters(params),
     sort: params.sort,
   };
   const allowed = params.providers.length ? new Set(params.providers) : undefined;

@@ -21,6 +21,15 @@ const SEARCH_SUNSET = `${API}?search=sunset&per_page=4&category=${EXCLUDED}&cate
 const PRODUCT = `${API}?slug=jawornik-before-the-sunset&_fields=${FIELDS}`;
 const FREEBIE = "https://hdrmaps.com/freebies/jawornik-before-the-sunset/";
 const DL = "https://dl.hdrmaps.com/file/hmfreebies/hdris";
+/** The recorded freebie page's 10K EXR, as both the details and the page parser list it. */
+const FREE_10K = {
+  url: `${DL}/197_hdrmaps_com_free_10K.exr`,
+  filename: "197_hdrmaps_com_free_10K.exr",
+  format: "exr",
+  resolution: "10k",
+  sizeBytes: 484735713,
+  group: "hdri",
+};
 
 const query = (q: string, over: Partial<SourceQuery> = {}) => sourceQuery(q, { limit: 4, ...over });
 
@@ -163,14 +172,7 @@ describe("hdrmaps: getAsset", () => {
     });
     expect(details!.license).not.toHaveProperty("commercialUse");
     expect(details!.files).toStrictEqual([
-      {
-        url: `${DL}/197_hdrmaps_com_free_10K.exr`,
-        filename: "197_hdrmaps_com_free_10K.exr",
-        format: "exr",
-        resolution: "10k",
-        sizeBytes: 484735713,
-        group: "hdri",
-      },
+      FREE_10K,
       {
         url: `${DL}/197_hdrmaps_com_free_4K.exr`,
         filename: "197_hdrmaps_com_free_4K.exr",
@@ -237,16 +239,7 @@ describe("hdrmaps: getAsset", () => {
 
   it("parses the download link when the resolution menu is missing", () => {
     const html = readFileSync(join(FIXTURES, "hdrmaps", "freebie_jawornik_excerpt.html"), "utf8").replace(/<select[\s\S]*<\/select>/, "");
-    expect(parseFreebiePage(html)).toStrictEqual([
-      {
-        url: `${DL}/197_hdrmaps_com_free_10K.exr`,
-        filename: "197_hdrmaps_com_free_10K.exr",
-        format: "exr",
-        resolution: "10k",
-        sizeBytes: 484735713,
-        group: "hdri",
-      },
-    ]);
+    expect(parseFreebiePage(html)).toStrictEqual([FREE_10K]);
   });
 });
 
