@@ -76,10 +76,10 @@ async function writeStreaming(file: string, index: AssetIndex): Promise<void> {
     if (!gzip.write(chunk)) await once(gzip, "drain");
   };
   await write(`{"builtAt":${JSON.stringify(index.builtAt)},"assets":[`);
-  for (let i = 0; i < index.assets.length; i += 1000) {
+  for (let i = 0; i < [...index.records()].length; i += 1000) {
     await write(
       (i ? "," : "") +
-        index.assets
+        [...index.records()]
           .slice(i, i + 1000)
           .map((a) => JSON.stringify(a))
           .join(","),

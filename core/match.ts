@@ -26,28 +26,50 @@ export const BROWSE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 
 /** Best kind first: a word matched several ways counts its best. */
 const KIND_RANK: Record<MatchKind, number> = { exact: 3, synonym: 3, prefix: 2, typo: 1 };
 
-/** The matches of one document, gathered term by term, then summed up by `finish`. */
-export class MatchBuilder {
-  /** Per query word: its best match's kind weight times field saturation, and that best kind's rank. */
-  private readonly best: number[];
-  private readonly rank: number[];
+/**
+ * The matches of many documents, one slot each, gathered term by term, then summed up by `finish`.
+ * Flat arrays rather than an object per document: a broad query touches most of a large index.
+ */
+export class MatchTable {
+  /** Per slot and query word: its best match's kind weight times field saturation, and that best kind's rank. */
+  private best: Float64Array;
+  private rank: Uint8Array;
+  private slots = 0;
 
-  constructor(words: number) {
-    this.best = new Array<number>(words).fill(0);
-    this.rank = new Array<number>(words).fill(0);
+  constructor(
+    private readonly words: number,
+    capacity = 16,
+  ) {
+    this.best = new Float64Array(Math.max(capacity, 1) * words);
+    this.rank = new Uint8Array(Math.max(capacity, 1) * words);
   }
 
-  add(use: TermUse, saturation: number): void {
+  /** A new slot, with no match yet. */
+  open(): number {
+    if ((this.slots + 1) * this.words > this.best.length) {
+      const best = new Float64Array(this.best.length * 2);
+      best.set(this.best);
+      this.best = best;
+      const rank = new Uint8Array(this.rank.length * 2);
+      rank.set(this.rank);
+      this.rank = rank;
+    }
+    return this.slots++;
+  }
+
+  add(slot: number, use: TermUse, saturation: number): void {
     const value = SCORING.kinds[use.kind] * saturation;
     const rank = KIND_RANK[use.kind];
+    const at = slot * this.words;
     for (const w of use.words) {
-      if (value > this.best[w]!) this.best[w] = value;
-      if (rank > this.rank[w]!) this.rank[w] = rank;
+      if (value > this.best[at + w]!) this.best[at + w] = value;
+      if (rank > this.rank[at + w]!) this.rank[at + w] = rank;
     }
   }
 
-  /** `weights`: each word's IDF (see wordWeights). */
-  finish(plan: QueryPlan, weights: readonly number[]): DocMatch {
+  /** `weights`: each word's IDF (see wordWeights). `into` is filled and returned: a broad query need not allocate one per document. */
+  finish(slot: number, plan: QueryPlan, weights: readonly number[], into: DocMatch = { ...NO_MATCH }): DocMatch {
+    const at = slot * this.words;
     let required = 0;
     let matched = 0;
     let exact = 0;
@@ -55,8 +77,8 @@ export class MatchBuilder {
     let text = 0;
     let most = 0;
     for (let i = 0; i < plan.words.length; i++) {
-      const rank = this.rank[i]!;
-      text += weights[i]! * this.best[i]!;
+      const rank = this.rank[at + i]!;
+      text += weights[i]! * this.best[at + i]!;
       most += weights[i]! * FIELD_WEIGHT_SUM;
       if (!plan.words[i]!.required) continue;
       required++;
@@ -65,12 +87,11 @@ export class MatchBuilder {
       if (rank > KIND_RANK.typo) exact++;
       worst = Math.min(worst, rank);
     }
-    return {
-      coverage: required ? matched / required : 1,
-      exactCoverage: required ? exact / required : 1,
-      quality: worst === 3 ? 0 : worst === 2 ? 1 : 2,
-      text: most > 0 ? Math.min(1, text / most) : 0,
-    };
+    into.coverage = required ? matched / required : 1;
+    into.exactCoverage = required ? exact / required : 1;
+    into.quality = worst === 3 ? 0 : worst === 2 ? 1 : 2;
+    into.text = most > 0 ? Math.min(1, text / most) : 0;
+    return into;
   }
 }
 
@@ -99,14 +120,15 @@ export function band(m: DocMatch): number {
 
 /** Matches of one analysed document, term by term of the document. */
 function matchDoc(doc: AnalyzedDoc, plan: QueryPlan, table: TermTable, weights: readonly number[], stats: CorpusStats): DocMatch {
-  const builder = new MatchBuilder(plan.words.length);
+  const matches = new MatchTable(plan.words.length, 1);
+  const slot = matches.open();
   for (const [term, counts] of doc.terms) {
     const uses = table.get(term);
     if (!uses) continue;
     const saturation = fieldSaturation(counts, doc.lengths, stats);
-    for (const use of uses) builder.add(use, saturation);
+    for (const use of uses) matches.add(slot, use, saturation);
   }
-  return builder.finish(plan, weights);
+  return matches.finish(slot, plan, weights);
 }
 
 /**

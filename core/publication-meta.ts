@@ -30,11 +30,16 @@ export const ENGINE: IndexMeta["engine"] = {
 };
 
 /** Indexed assets per source id, ids in code-point order so the meta's bytes depend on the counts only. */
-export function assetCounts(assets: readonly Pick<Asset, "provider">[]): IndexMeta["counts"] {
+export const assetCounts = (assets: Iterable<Pick<Asset, "provider">>): IndexMeta["counts"] => {
   const bySource = new Map<string, number>();
   for (const a of assets) bySource.set(a.provider, (bySource.get(a.provider) ?? 0) + 1);
-  const ids = [...bySource.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { assets: assets.length, sources: Object.fromEntries(ids.map((id) => [id, bySource.get(id)!])) };
+  return countsOf(bySource);
+};
+
+/** The meta's counts from the number of assets of each source. */
+export function countsOf(bySource: ReadonlyMap<string, number>): IndexMeta["counts"] {
+  const ids = [...bySource.keys()].filter((id) => bySource.get(id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { assets: ids.reduce((sum, id) => sum + bySource.get(id)!, 0), sources: Object.fromEntries(ids.map((id) => [id, bySource.get(id)!])) };
 }
 
 /** The size and sha256 of each file of a set, by its name. */

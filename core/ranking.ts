@@ -37,7 +37,7 @@ interface Scored {
 }
 
 const W = SCORING.weights;
-const typeScore = (asset: Asset, wish: TypeWish) => (wish.types.size === 0 || isWished(asset, wish) ? 1 : 0);
+export const typeScore = (asset: Pick<Asset, "type" | "provider">, wish: TypeWish) => (wish.types.size === 0 || isWished(asset, wish) ? 1 : 0);
 /** A match's score before its source's rank: text and type. */
 const matchScore = (asset: Asset, match: DocMatch, wish: TypeWish) => W.text * match.text + W.type * typeScore(asset, wish);
 
@@ -54,17 +54,11 @@ export function compareTies(a: Asset, b: Asset): number {
 const compareScored = (a: Scored, b: Scored): number => a.band - b.band || b.score - a.score || compareTies(a.asset, b.asset);
 
 /**
- * The one index ranking, best first: the order per-source paging and the shared source rank read.
- * `hits` come in tie order (compareTies), which the stable sort keeps among equal scores.
+ * A hit's place in the one index ranking, lower first (the order per-source paging and the shared
+ * source rank read): its band, then its score without the source rank. One number, sorting being
+ * the hot path: bands are whole numbers and a score is at most 1, halved. `typeScore`: typeScore's.
  */
-export function orderHits<T extends { asset: Asset; match: DocMatch }>(hits: T[], wish: TypeWish): T[] {
-  // One number per hit, sorting being the hot path: bands are whole numbers, a score is at most 1, halved.
-  const key = hits.map((h) => band(h.match) - matchScore(h.asset, h.match, wish) / 2);
-  return hits
-    .map((_, i) => i)
-    .sort((i, j) => key[i]! - key[j]!)
-    .map((i) => hits[i]!);
-}
+export const orderKey = (match: DocMatch, typeScore: number): number => band(match) - (W.text * match.text + W.type * typeScore) / 2;
 
 /**
  * Greedily takes the best remaining result after decaying each by how many of its source are

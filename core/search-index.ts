@@ -1,13 +1,13 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import SearchableMap from "minisearch/SearchableMap";
-import { type CorpusStats, fieldSaturation } from "./bm25.ts";
-import { carries, type FilterKey } from "./filters.ts";
-import { BROWSE_MATCH, type DocMatch, keeps, MatchBuilder, wordWeights } from "./match.ts";
+import type { CorpusStats } from "./bm25.ts";
+import type { FilterKey } from "./filters.ts";
+import { FileStore, writeIndexFile } from "./index-file.ts";
+import { type ColumnName, type IndexStore, MemoryStore } from "./index-store.ts";
+import { BROWSE_MATCH, type DocMatch, keeps, MatchTable, NO_MATCH, wordWeights } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
-import { compareTies, orderHits } from "./ranking.ts";
-import type { Asset } from "./schemas/index.ts";
-import { type TermUse, termTable, vocabularyOf } from "./term-table.ts";
-import { analyze, FIELDS } from "./text/analyze.ts";
+import { orderKey } from "./ranking.ts";
+import type { Asset, AssetType } from "./schemas/index.ts";
+import { type TermUse, termTable } from "./term-table.ts";
 import { isWished, type TypeWish, typeWish } from "./type-match.ts";
 
 export interface IndexFilter {
@@ -17,7 +17,7 @@ export interface IndexFilter {
   packProviders?: ReadonlySet<string>;
   free?: boolean;
   downloadable?: boolean;
-  /** Any further condition (the search's filters, core/filters.ts). */
+  /** Any further condition (the search's filters, core/filters.ts): it reads the record. */
   keep?: (asset: Asset) => boolean;
 }
 
@@ -26,150 +26,289 @@ export interface IndexHit {
   match: DocMatch;
 }
 
-/** A term's documents and, for each, the term's weighted field saturation there (query-independent, so computed once). */
-interface Postings {
-  docs: number[];
-  saturations: number[];
-}
-
 /** An asset found by its type alone, by a query of type words only. */
 const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 0 };
+/** A hit's slot when its match is not in the match table. */
+const TYPE_SLOT = -1;
+const BROWSE_SLOT = -2;
+/** A document no term of this search has reached yet, or one the filter refused. */
+const UNSEEN = -1;
+const REFUSED = -2;
 
-const passes = (a: Asset, filter: IndexFilter): boolean =>
-  (!filter.providers || filter.providers.has(a.provider)) &&
-  (!filter.types || filter.types.has(a.type) || (filter.types.has("pack") && filter.packProviders?.has(a.provider) === true)) &&
-  (!filter.free || a.price?.free === true) &&
-  (!filter.downloadable || a.downloadable) &&
-  (!filter.keep || filter.keep(a));
+/** Per document, from the columns alone: whether it passes the filter's plain conditions and whether the type signal wishes it. */
+function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
+  const { provider, type, free, downloadable } = store.columns;
+  const types = type.values as AssetType[];
+  const sourceOk = provider.values.map((p) => !filter.providers || filter.providers.has(p));
+  const typeOk = types.map((t) => !filter.types || filter.types.has(t));
+  const packOk = provider.values.map((p) => filter.types?.has("pack") === true && filter.packProviders?.has(p) === true);
+  const freeOk = free.values.map((v) => !filter.free || v === "true");
+  const downloadableOk = downloadable.values.map((v) => !filter.downloadable || v === "true");
+  const wished = provider.values.map((p) => types.map((t) => isWished({ type: t, provider: p }, wish)));
+  const { keep } = filter;
+  return {
+    passes: (doc: number): boolean => {
+      const p = provider.codes[doc]!;
+      return (
+        sourceOk[p]! &&
+        (typeOk[type.codes[doc]!]! || packOk[p]!) &&
+        freeOk[free.codes[doc]!]! &&
+        downloadableOk[downloadable.codes[doc]!]! &&
+        (!keep || keep(store.asset(doc)))
+      );
+    },
+    wished: (doc: number): boolean => wished[provider.codes[doc]!]![type.codes[doc]!]!,
+    /** core/ranking.ts typeScore, from the columns. */
+    typeScore: (doc: number): number => (wish.types.size === 0 || wished[provider.codes[doc]!]![type.codes[doc]!]! ? 1 : 0),
+  };
+}
 
 /**
- * The prebuilt index of the indexed sources: the asset records, and built from them when loaded,
- * their terms with postings, their words (MiniSearch's radix tree, for prefix and typo look-ups)
- * and the statistics text relevance reads (CorpusStats).
+ * The hits of one search: document numbers, their matches' slots and their keys in the one index
+ * ranking (core/ranking.ts orderKey). Records are read only for the hits asked for, so a broad
+ * query over a large index costs its postings, not its records.
  */
-export class AssetIndex implements CorpusStats {
-  private readonly byId: Map<string, Asset>;
-  private readonly terms = new SearchableMap<Postings>();
-  /** The records' words, without the pairs written together: prefixes and typos are looked up here. */
-  private readonly words = new SearchableMap<true>();
-  readonly averageLengths: number[];
-  /** Document numbers in tie-break order, so that hits come out in it. */
-  private readonly tieOrder: number[];
-  /** Per filter key, the sources some record of which carries its field: the others cannot apply it. */
-  private readonly carrying = new Map<FilterKey, ReadonlySet<string>>();
+export class IndexResult {
+  private readonly docs: number[] = [];
+  private readonly slots: number[] = [];
+  private readonly keys: number[] = [];
+  /** Hits holding every required word: whether typos are worth a look (core/query-plan.ts gateTypos). */
+  complete = 0;
 
-  private constructor(
-    readonly assets: Asset[],
-    readonly builtAt: string,
-  ) {
-    this.byId = new Map(assets.map((a) => [a.id, a]));
-    const docs = assets.map(analyze);
-    this.averageLengths = FIELDS.map((_, f) => docs.reduce((sum, d) => sum + d.lengths[f]!, 0) / Math.max(docs.length, 1));
-    docs.forEach((doc, i) => {
-      for (const word of doc.words) this.words.set(word, true);
-      for (const [term, counts] of doc.terms) {
-        const saturation = fieldSaturation(counts, doc.lengths, this);
-        const postings = this.terms.get(term);
-        if (postings) {
-          postings.docs.push(i);
-          postings.saturations.push(saturation);
-        } else this.terms.set(term, { docs: [i], saturations: [saturation] });
-      }
-    });
-    this.tieOrder = assets.map((_, i) => i).sort((a, b) => compareTies(assets[a]!, assets[b]!));
+  constructor(
+    private readonly store: IndexStore,
+    private readonly matchOf: (slot: number) => DocMatch = () => NO_MATCH,
+  ) {}
+
+  add(doc: number, slot: number, key: number, complete: boolean): void {
+    this.docs.push(doc);
+    this.slots.push(slot);
+    this.keys.push(key);
+    if (complete) this.complete++;
   }
 
-  static build(assets: Asset[], builtAt = new Date().toISOString()): AssetIndex {
-    return new AssetIndex([...new Map(assets.map((a) => [a.id, a])).values()], builtAt);
+  get count(): number {
+    return this.docs.length;
+  }
+
+  /** How many hits each source has. */
+  totals(): Map<string, number> {
+    const { values, codes } = this.store.columns.provider;
+    const counts = new Array<number>(values.length).fill(0);
+    for (const doc of this.docs) counts[codes[doc]!]!++;
+    return new Map(values.map((v, i) => [v, counts[i]!] as const).filter(([, n]) => n > 0));
+  }
+
+  /** Best first; equal keys in document order, which is tie order. */
+  private readonly compare = (i: number, j: number) => this.keys[i]! - this.keys[j]! || this.docs[i]! - this.docs[j]!;
+
+  private hits(order: number[]): IndexHit[] {
+    const match = (slot: number) => (slot === TYPE_SLOT ? TYPE_MATCH : slot === BROWSE_SLOT ? BROWSE_MATCH : this.matchOf(slot));
+    return order.map((i) => ({ asset: this.store.asset(this.docs[i]!), match: match(this.slots[i]!) }));
+  }
+
+  /** Every hit, best first. */
+  all(): IndexHit[] {
+    return this.hits(this.keys.map((_, i) => i).sort(this.compare));
+  }
+
+  /**
+   * The first `n` hits of each source, best first. Each source's best are kept in a buffer cut back
+   * to `n` whenever it grows past twice that: no sort of every hit.
+   */
+  top(n: number): IndexHit[] {
+    if (n <= 0) return [];
+    const { codes } = this.store.columns.provider;
+    const buffers = new Map<number, number[]>();
+    const cut = (buffer: number[]) => buffer.sort(this.compare).splice(n);
+    for (let i = 0; i < this.docs.length; i++) {
+      const source = codes[this.docs[i]!]!;
+      let buffer = buffers.get(source);
+      if (!buffer) {
+        buffer = [];
+        buffers.set(source, buffer);
+      }
+      buffer.push(i);
+      if (buffer.length >= 2 * n + 256) cut(buffer);
+    }
+    const kept: number[] = [];
+    for (const buffer of buffers.values()) {
+      cut(buffer);
+      kept.push(...buffer);
+    }
+    return this.hits(kept.sort(this.compare));
+  }
+}
+
+/**
+ * The index of the indexed sources over a store (core/index-store.ts): records held in memory, or
+ * an index file read in place (core/index-file.ts). Both hold the same terms, postings and
+ * statistics text relevance reads (CorpusStats), so a search ranks alike on either.
+ */
+export class AssetIndex implements CorpusStats {
+  /**
+   * Per document, its slot in the current search's match table, else UNSEEN or REFUSED; one array
+   * for every search (searches run one at a time: they never wait), reset after each.
+   */
+  private readonly slotOf: Int32Array;
+  private readonly counted = new Map<ColumnName, Map<string, number>>();
+
+  private constructor(private readonly store: IndexStore) {
+    this.slotOf = new Int32Array(store.documentCount).fill(UNSEEN);
+  }
+
+  /** One record per id: the last of a repeated id is kept. */
+  static build(assets: readonly Asset[], builtAt = new Date().toISOString()): AssetIndex {
+    return new AssetIndex(new MemoryStore(assets, builtAt));
   }
 
   static empty(): AssetIndex {
     return AssetIndex.build([], new Date(0).toISOString());
   }
 
-  /** Reads `index.json.gz` as written by `serialize`; the `index` of files written before is not read. */
+  /** Reads `index.json.gz` as written by `serialize`. */
   static deserialize(gz: Buffer): AssetIndex {
     const data = JSON.parse(gunzipSync(gz).toString("utf8")) as { builtAt: string; assets: Asset[] };
-    return new AssetIndex(data.assets, data.builtAt);
+    return AssetIndex.build(data.assets, data.builtAt);
+  }
+
+  /** An index file written by `write`, read in place. */
+  static open(path: string): AssetIndex {
+    return new AssetIndex(new FileStore(path));
   }
 
   /** The records only: the terms are rebuilt when loaded, so a change of text analysis needs no new file. */
   serialize(): Buffer {
-    return gzipSync(JSON.stringify({ builtAt: this.builtAt, assets: this.assets }));
+    return gzipSync(JSON.stringify({ builtAt: this.builtAt, assets: [...this.store.records()] }));
   }
 
-  get(id: string): Asset | undefined {
-    return this.byId.get(id);
+  /** The index file (core/index-file.ts) of this index at `path`. */
+  write(path: string): void {
+    writeIndexFile(path, this.store instanceof MemoryStore ? this.store : new MemoryStore([...this.store.records()], this.builtAt));
+  }
+
+  get builtAt(): string {
+    return this.store.builtAt;
   }
 
   get documentCount(): number {
-    return this.assets.length;
+    return this.store.documentCount;
+  }
+
+  get averageLengths(): readonly number[] {
+    return this.store.averageLengths;
+  }
+
+  documentFrequency(term: string): number {
+    return this.store.documentFrequency(term);
+  }
+
+  get(id: string): Asset | undefined {
+    const doc = this.store.docOf(id);
+    return doc === undefined ? undefined : this.store.asset(doc);
+  }
+
+  /** Every record, in tie order. */
+  records(): Iterable<Asset> {
+    return this.store.records();
+  }
+
+  /** How many records hold each value of a column (core/index-store.ts COLUMNS): per source, per licence. */
+  countBy(column: ColumnName): ReadonlyMap<string, number> {
+    let counts = this.counted.get(column);
+    if (!counts) {
+      const { values, codes } = this.store.columns[column];
+      const n = new Array<number>(values.length).fill(0);
+      for (const code of codes) n[code]!++;
+      counts = new Map(values.map((v, i) => [v, n[i]!]));
+      this.counted.set(column, counts);
+    }
+    return counts;
   }
 
   /** The sources of which some record carries the field `key` reads (core/filters.ts). */
   sourcesCarrying(key: FilterKey): ReadonlySet<string> {
-    let found = this.carrying.get(key);
-    if (!found) {
-      found = new Set(this.assets.filter((a) => carries(a, key)).map((a) => a.provider));
-      this.carrying.set(key, found);
-    }
-    return found;
+    return new Set(this.store.carrying[key]);
   }
 
-  documentFrequency(term: string): number {
-    return this.terms.get(term)?.docs.length ?? 0;
+  /** Every hit of `find`, best first. */
+  search(query: string | QueryPlan, filter: IndexFilter = {}, wish?: TypeWish): IndexHit[] {
+    return this.find(query, filter, wish).all();
   }
 
   /**
-   * The one index ranking (core/ranking.ts orderHits) of the assets the plan finds, each with its
-   * match: those holding enough of the required words (`keeps`), with typos only when the plan says
-   * so. A query without words finds every asset; one of type words only, every asset of the wished
-   * types and every asset holding one of the words. `wish` defaults to the type words' types.
+   * The assets the plan finds, each with its match, for the one index ranking: those holding enough
+   * of the required words (`keeps`), with typos only when the plan says so. A query without words
+   * finds every asset; one of type words only, every asset of the wished types and every asset
+   * holding one of the words. `wish` defaults to the type words' types.
    */
-  search(query: string | QueryPlan, filter: IndexFilter = {}, wish?: TypeWish): IndexHit[] {
+  find(query: string | QueryPlan, filter: IndexFilter = {}, wish?: TypeWish): IndexResult {
     const plan = typeof query === "string" ? planQuery(query) : query;
-    const wished = wish ?? typeWish([], plan, new Set());
-    return orderHits(plan.words.length ? this.matching(plan, filter, wished) : this.browsing(filter), wished);
+    const tests = docTests(this.store, filter, wish ?? typeWish([], plan, new Set()));
+    return plan.words.length ? this.matching(plan, tests) : this.browsing(tests);
   }
 
-  private browsing(filter: IndexFilter): IndexHit[] {
-    return this.tieOrder
-      .map((doc) => this.assets[doc]!)
-      .filter((a) => passes(a, filter))
-      .map((asset) => ({ asset, match: BROWSE_MATCH }));
+  private browsing(tests: ReturnType<typeof docTests>): IndexResult {
+    const result = new IndexResult(this.store);
+    for (let doc = 0; doc < this.documentCount; doc++) {
+      if (tests.passes(doc)) result.add(doc, BROWSE_SLOT, orderKey(BROWSE_MATCH, tests.typeScore(doc)), true);
+    }
+    return result;
   }
 
   /**
    * Term by term over the postings of the terms the plan meets. While some word is required, terms
    * standing only for type words add to the documents other terms found but find none themselves.
    */
-  private matching(plan: QueryPlan, filter: IndexFilter, wish: TypeWish): IndexHit[] {
+  private matching(plan: QueryPlan, tests: ReturnType<typeof docTests>): IndexResult {
     const anyRequired = plan.words.some((w) => w.required);
-    const builders: (MatchBuilder | null | undefined)[] = new Array(this.assets.length);
-    const found = (doc: number) => (builders[doc] ??= passes(this.assets[doc]!, filter) ? new MatchBuilder(plan.words.length) : null);
-    const table = [...termTable(plan, vocabularyOf(this.words))];
-    const finds = (uses: TermUse[]) => !anyRequired || uses.some((u) => u.words.some((w) => plan.words[w]!.required));
-    for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, found);
-    for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, (doc) => builders[doc]);
-
+    const matches = new MatchTable(plan.words.length, 64);
     const weights = wordWeights(plan, this);
-    const kept = keeps(plan);
-    const hits: IndexHit[] = [];
-    for (const doc of this.tieOrder) {
-      const asset = this.assets[doc]!;
-      const match = builders[doc]?.finish(plan, weights);
-      if (match && kept(match)) hits.push({ asset, match });
-      else if (!anyRequired && builders[doc] === undefined && isWished(asset, wish) && passes(asset, filter)) hits.push({ asset, match: TYPE_MATCH });
+    const result = new IndexResult(this.store, (slot) => matches.finish(slot, plan, weights));
+    const { slotOf } = this;
+    const touched: number[] = [];
+    const found = (doc: number) => {
+      let slot = slotOf[doc]!;
+      if (slot === UNSEEN) {
+        slot = tests.passes(doc) ? matches.open() : REFUSED;
+        slotOf[doc] = slot;
+        touched.push(doc);
+      }
+      return slot;
+    };
+    const seen = (doc: number) => slotOf[doc]!;
+    try {
+      const table = [...termTable(plan, this.store.vocabulary)];
+      const finds = (uses: TermUse[]) => !anyRequired || uses.some((u) => u.words.some((w) => plan.words[w]!.required));
+      for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, matches, found);
+      for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, matches, seen);
+
+      const kept = keeps(plan);
+      const match = { ...NO_MATCH };
+      for (const doc of touched) {
+        const slot = slotOf[doc]!;
+        if (slot < 0 || !kept(matches.finish(slot, plan, weights, match))) continue;
+        result.add(doc, slot, orderKey(match, tests.typeScore(doc)), match.coverage === 1);
+      }
+      if (!anyRequired) {
+        const typeKey = (doc: number) => orderKey(TYPE_MATCH, tests.typeScore(doc));
+        for (let doc = 0; doc < this.documentCount; doc++) {
+          if (slotOf[doc] === UNSEEN && tests.wished(doc) && tests.passes(doc)) result.add(doc, TYPE_SLOT, typeKey(doc), true);
+        }
+      }
+    } finally {
+      for (const doc of touched) slotOf[doc] = UNSEEN;
     }
-    return hits;
+    return result;
   }
 
-  private accumulate(term: string, uses: TermUse[], builderOf: (doc: number) => MatchBuilder | null | undefined): void {
-    const postings = this.terms.get(term);
+  private accumulate(term: string, uses: TermUse[], matches: MatchTable, slotOf: (doc: number) => number): void {
+    const postings = this.store.postings(term);
     if (!postings) return;
-    for (let j = 0; j < postings.docs.length; j++) {
-      const builder = builderOf(postings.docs[j]!);
-      if (builder) for (const use of uses) builder.add(use, postings.saturations[j]!);
+    const { docs, saturations } = postings;
+    for (let j = 0; j < docs.length; j++) {
+      const slot = slotOf(docs[j]!);
+      if (slot >= 0) for (const use of uses) matches.add(slot, use, saturations[j]!);
     }
   }
 }

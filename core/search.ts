@@ -81,8 +81,8 @@ const report = (source: Source, fields: Omit<ProviderReport, "provider" | "name"
 
 interface IndexedOutcome {
   outcomes: Outcome[];
-  /** Every hit, in the order asked (for the facets). */
-  hits: IndexHit[];
+  /** Every hit, for the facets: read only when asked, a broad query over a large index having many. */
+  everyHit: () => Asset[];
   /** The sources' pages, ranked by the one index ranking: their source rank is their place in it. */
   candidates: RankCandidate[];
   /** The plan as the index searched it (typos on or off), for the live results too. */
@@ -92,7 +92,7 @@ interface IndexedOutcome {
 /** Indexed sources: one index query and its one ranking, then each source's own slice at the per-source offset. */
 function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex): IndexedOutcome {
   const wanted = query.offset + query.limit;
-  if (!sources.length) return { outcomes: [], hits: [], candidates: [], plan: gateTypos(plan, 0, wanted) };
+  if (!sources.length) return { outcomes: [], everyHit: () => [], candidates: [], plan: gateTypos(plan, 0, wanted) };
   const filterNames = activeFilters(query.filters);
   const started = performance.now();
   const filter = {
@@ -103,10 +103,12 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
     downloadable: query.downloadable,
     ...(filterNames.length ? { keep: (a: Asset) => passesFilters(a, query.filters, filterNames) } : {}),
   };
-  let hits = index.search(plan, filter, wish);
-  const searched = gateTypos(plan, hits.filter((h) => h.match.coverage === 1).length, wanted);
-  if (searched.typos) hits = index.search(searched, filter, wish);
-  hits = sortHits(hits, query.sort);
+  let found = index.find(plan, filter, wish);
+  const searched = gateTypos(plan, found.complete, wanted);
+  if (searched.typos) found = index.find(searched, filter, wish);
+  // In relevance order only each source's first pages are read; another order reads every hit to sort it.
+  const hits = query.sort === "relevance" ? found.top(wanted) : sortHits(found.all(), query.sort);
+  const totals = found.totals();
   const tookMs = Math.round(performance.now() - started);
   const bySource = new Map<string, IndexHit[]>();
   for (const h of hits) {
@@ -116,14 +118,13 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
   }
   const pages = new Set<Asset>();
   const outcomes = sources.map((source) => {
-    const mine = bySource.get(source.id) ?? [];
-    const listings = mine.slice(query.offset, query.offset + query.limit).map((h) => h.asset);
+    const listings = (bySource.get(source.id) ?? []).slice(query.offset, query.offset + query.limit).map((h) => h.asset);
     for (const a of listings) pages.add(a);
-    return { report: report(source, { status: "ok", count: listings.length, total: mine.length, tookMs }), listings };
+    return { report: report(source, { status: "ok", count: listings.length, total: totals.get(source.id) ?? 0, tookMs }), listings };
   });
   const onPages = hits.filter((h) => pages.has(h.asset));
   const candidates = onPages.map((h, i) => ({ asset: h.asset, match: h.match, sourceRank: i, sourceCount: onPages.length }));
-  return { outcomes, hits, candidates, plan: searched };
+  return { outcomes, everyHit: () => found.all().map((h) => h.asset), candidates, plan: searched };
 }
 
 /** Whether the error, or one it wraps, is a replay miss. */
@@ -289,7 +290,7 @@ export async function searchAll(params: SearchParams, deps: SearchDeps, options:
   const results = rankPage([...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))]);
   // The whole merged set: every index hit, not only the pages, and every live listing.
   const facets = params.facets
-    ? countFacets(dedupe([...fromIndex.hits.map((h) => h.asset), ...liveOutcomes.flatMap((o) => o.listings)].map(listingOf)).map((l) => l.asset))
+    ? countFacets(dedupe([...fromIndex.everyHit(), ...liveOutcomes.flatMap((o) => o.listings)].map(listingOf)).map((l) => l.asset))
     : undefined;
 
   const providers = inOrder(outcomes.map((o) => o.report));

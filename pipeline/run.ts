@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { assetCounts } from "../core/publication-meta.ts";
+import { countsOf } from "../core/publication-meta.ts";
 import { SETS_DIR } from "../core/published.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { Asset, type Catalog, SourceCensus } from "../core/schemas/index.ts";
@@ -95,7 +95,7 @@ async function crawlSource(source: Source, runtime: Runtime, previous: AssetInde
     const invalid = crawled.length - assets.length;
     return { assets, status: "ok" as const, ...(invalid ? { error: `${invalid} invalid assets dropped` } : {}) };
   } catch (err) {
-    const kept = previous?.assets.filter((a) => a.provider === source.id) ?? [];
+    const kept = [...(previous?.records() ?? [])].filter((a) => a.provider === source.id);
     return { assets: kept, status: "kept" as const, error: message(err) };
   }
 }
@@ -146,7 +146,7 @@ export async function runPipeline(options: PipelineOptions): Promise<{ catalog: 
     catalog: `${JSON.stringify(catalog, null, 1)}\n`,
     history: `${JSON.stringify(history, null, 1)}\n`,
   };
-  const set = publishSet(dataDir, contents, countedAt, assetCounts(index.assets));
+  const set = publishSet(dataDir, contents, countedAt, countsOf(index.countBy("provider")));
   log(`published ${join(dataDir, SETS_DIR, set)}`);
   return { catalog, outcomes, set };
 }

@@ -48,7 +48,7 @@ export function createDeps(config: Config = loadConfig()): AppDeps {
 export function describeDeps(deps: AppDeps): string {
   const { config } = deps.runtime;
   return (
-    `${deps.published.index.assets.length} indexed assets${deps.data?.status().source === "url" ? ` from ${config.dataUrl}` : ""}, ${deps.sources.length} sources` +
+    `${deps.published.index.documentCount} indexed assets${deps.data?.status().source === "url" ? ` from ${config.dataUrl}` : ""}, ${deps.sources.length} sources` +
     `${config.replayDir ? `, replaying ${config.replayDir} (offline)` : ""}`
   );
 }

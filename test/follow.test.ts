@@ -233,7 +233,7 @@ describe("following DATA_DIR", () => {
     const published = deps.published;
     expect(await data.checkNow()).toBe("updated");
     expect(deps.published).toBe(published); // the same object, its fields replaced
-    expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
+    expect([...deps.published.index.records()].map((a) => a.id).sort()).toEqual(ids(NEW));
     expect(data.status()).toMatchObject({ source: "dir", set: second, builtAt: "2026-11-21T04:00:00.000Z", lastError: null });
 
     publishDir(dataDir, assets("hotel"), "2026-11-22T04:00:00.000Z", { tamper: true });
@@ -242,7 +242,7 @@ describe("following DATA_DIR", () => {
     expect(data.status().lastError?.message).toMatch(
       /^catalog\.json does not match index\.meta\.json: \d+ bytes with sha256 [0-9a-f]{64}, expected \d+ bytes with sha256 0{64}$/,
     );
-    expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
+    expect([...deps.published.index.records()].map((a) => a.id).sort()).toEqual(ids(NEW));
 
     const old = publishDir(dataDir, assets("india"), "2026-11-23T04:00:00.000Z", { withMeta: false });
     expect(await data.checkNow()).toBe("updated");
@@ -272,7 +272,7 @@ describe("following DATA_DIR", () => {
     publishDir(dataDir, assets(...NEW), "2026-11-21T04:00:00.000Z");
     await seen;
     await data.stop();
-    expect(deps.published.index.assets.map((a) => a.id).sort()).toEqual(ids(NEW));
+    expect([...deps.published.index.records()].map((a) => a.id).sort()).toEqual(ids(NEW));
   });
 });
 

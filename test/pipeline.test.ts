@@ -72,7 +72,7 @@ describe("pipeline", () => {
     expect(census.countedAt).toBe("2026-11-20T04:00:00.000Z");
     expect(census.stale?.since).toBe("2026-11-20T04:00:00.000Z");
     expect(census.stale?.error).toContain("answered HTTP 500");
-    expect(loadPublished(dataDir).index.assets).toHaveLength(771);
+    expect([...loadPublished(dataDir).index.records()]).toHaveLength(771);
     expect(loadPublished(dataDir).history.points.at(-1)).toMatchObject({ date: "2026-11-21", listings: 771, stale: ["polyhaven"], sourcesCounted: 1 });
 
     // Still failing the day after: `since` stays at the last good count.
@@ -144,7 +144,7 @@ describe("pipeline: the published set", () => {
     rmSync(join(dataDir, "sets"), { recursive: true });
     rmSync(join(dataDir, "current.json"));
     expect(loadPublished(dataDir).catalog?.countedAt).toBe("2026-11-21T04:00:00.000Z");
-    expect(loadPublished(dataDir).index.assets).toHaveLength(771);
+    expect([...loadPublished(dataDir).index.records()]).toHaveLength(771);
 
     const next = await run(dataDir, "2026-11-22T04:00:00Z");
     expect(readdirSync(dataDir).sort()).toEqual(["current.json", "sets"]);
@@ -165,7 +165,7 @@ describe("loadPublished", () => {
 
   it("gives an empty catalogue when nothing is published", () => {
     const published = loadPublished(tempDir());
-    expect(published.index.assets).toEqual([]);
+    expect([...published.index.records()]).toEqual([]);
     expect(published.catalog).toBeUndefined();
     expect(published.history).toEqual({ points: [] });
   });
@@ -176,7 +176,7 @@ describe("loadPublished", () => {
     writeFileSync(join(dataDir, "catalog.json"), "{");
     writeFileSync(join(dataDir, "index.json.gz"), "");
     expect(loadPublished(dataDir).catalog?.countedAt).toBe("2026-11-21T04:00:00.000Z");
-    expect(loadPublished(dataDir).index.assets).toHaveLength(771);
+    expect([...loadPublished(dataDir).index.records()]).toHaveLength(771);
   });
 
   it("fails loudly on a set that lacks a file, and on a pointer that leads out of sets/", async () => {

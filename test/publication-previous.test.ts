@@ -69,7 +69,7 @@ describe("PREVIOUS_URL", () => {
     ]);
     expect(catalog!.sources[0]).toMatchObject({ total: 771, stale: { since: "2026-11-21T04:00:00.000Z" } });
     // The crawl failed too: the assets come from the publication's index.
-    expect(index.assets).toHaveLength(771);
+    expect([...index.records()]).toHaveLength(771);
   });
 
   it("takes a missing publication (404) for a first run", async () => {

@@ -92,7 +92,7 @@ describe("the publication, built from the recordings", () => {
     for (const name of ["catalog.json", "catalog-history.json", "index.json.gz"]) checkFile(meta, name, files[`v1/${name}`]!);
     // The gzip header's MTIME field (bytes 4 to 7) is zero: the index embeds no time of its own.
     expect([...files["v1/index.json.gz"]!.subarray(0, 8)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]);
-    expect(meta.counts.assets).toBe(loadPublished(first.dataDir).index.assets.length);
+    expect(meta.counts.assets).toBe([...loadPublished(first.dataDir).index.records()].length);
   });
 
   it("reports to GitHub Actions: outputs, an annotation per failed source, an escaped summary", { timeout: 60_000 }, async () => {

@@ -167,7 +167,7 @@ describe("index.json.gz", () => {
       expect(body).toEqual(app.published.index.serialize());
       const records = JSON.parse(gunzipSync(body).toString("utf8")) as { builtAt: string; assets: unknown[] };
       expect(records.builtAt).toBe(app.published.index.builtAt);
-      expect(records.assets).toEqual(app.published.index.assets);
+      expect(records.assets).toEqual([...app.published.index.records()]);
     }
     const etag = (await get("/v1/index.json.gz")).headers.get("etag")!;
     const notModified = await get("/v1/index.json.gz", { "if-none-match": etag });
@@ -181,10 +181,10 @@ describe("index.meta.json", () => {
     const meta = IndexMeta.parse(await (await get("/v1/index.meta.json")).json());
     expect(meta.format).toBe(PUBLICATION_VERSION);
     expect(meta.builtAt).toBe(app.published.index.builtAt);
-    expect(meta.counts.assets).toBe(app.published.index.assets.length);
+    expect(meta.counts.assets).toBe([...app.published.index.records()].length);
     const perSource = Object.values(meta.counts.sources).reduce((a, b) => a + b, 0);
     expect(perSource).toBe(meta.counts.assets);
-    expect(meta.counts.sources.polyhaven).toBe(app.published.index.assets.filter((a) => a.provider === "polyhaven").length);
+    expect(meta.counts.sources.polyhaven).toBe([...app.published.index.records()].filter((a) => a.provider === "polyhaven").length);
     expect(Object.keys(meta.files).sort()).toEqual(["catalog-history.json", "catalog.json", "index.json.gz"]);
     for (const [name, file] of Object.entries(meta.files)) {
       const body = await bytesOf(await get(`/v1/${name}`));
@@ -203,7 +203,7 @@ describe("the live set changes", () => {
     const oldTag = before.headers.get("etag")!;
     const oldIndexTag = (await own.get("/v1/index.json.gz")).headers.get("etag")!;
     // A new set: the objects are replaced together, as a swap does.
-    const kept = published.index.assets.slice(0, 10);
+    const kept = [...published.index.records()].slice(0, 10);
     own.published.index = AssetIndex.build(kept, "2027-01-02T03:04:05.000Z");
     own.published.history = { points: [] };
     const after = await own.get("/v1/index.meta.json", { headers: { "if-none-match": oldTag } });

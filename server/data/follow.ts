@@ -100,7 +100,7 @@ export function followData(options: FollowOptions): DataFollower {
         Object.assign(published, next);
         change.commit();
         inService = { origin: change.origin, loadedAt: now().toISOString() };
-        log(`data: now serving ${next.index.assets.length} assets built ${next.index.builtAt} from ${where}`);
+        log(`data: now serving ${next.index.documentCount} assets built ${next.index.builtAt} from ${where}`);
       }
       outcome = change ? "updated" : "unchanged";
       lastError = null;
@@ -158,7 +158,7 @@ export function followData(options: FollowOptions): DataFollower {
         ...(options.url ? { url: options.url } : {}),
         builtAt: index.builtAt,
         ageSeconds: Math.max(0, Math.floor((now().getTime() - Date.parse(index.builtAt)) / 1000)),
-        assets: index.assets.length,
+        assets: index.documentCount,
         loadedAt: inService.loadedAt,
         pollSeconds,
         lastCheckAt,

@@ -4,7 +4,7 @@
  * (`/v1/licenses`).
  */
 import { LICENSES, licenseFamily, licenseKey } from "../../core/license.ts";
-import type { Asset, Catalog, LicensesResponse, Provider } from "../../core/schemas/index.ts";
+import type { Catalog, LicensesResponse, Provider } from "../../core/schemas/index.ts";
 import { toProvider } from "../../core/source.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -20,22 +20,9 @@ export function catalog(deps: AppDeps): Catalog {
   return deps.published.catalog;
 }
 
-/** Assets per licence key, counted once per index: another index holds another array and is counted anew. */
-const countsByIndex = new WeakMap<readonly Asset[], Map<string, number>>();
-
-function licenseCounts(assets: readonly Asset[]): Map<string, number> {
-  let counts = countsByIndex.get(assets);
-  if (!counts) {
-    counts = new Map();
-    for (const a of assets) if (a.license) counts.set(licenseKey(a.license), (counts.get(licenseKey(a.license)) ?? 0) + 1);
-    countsByIndex.set(assets, counts);
-  }
-  return counts;
-}
-
 /** Every licence the service knows, with how many indexed assets carry it. */
 export function listLicenses(deps: AppDeps): LicensesResponse {
-  const counts = licenseCounts(deps.published.index.assets);
+  const counts = deps.published.index.countBy("license");
   return {
     licenses: Object.entries(LICENSES).map(([id, license]) => ({
       id,

@@ -3,7 +3,7 @@
  * index.json.gz and index.meta.json, the same names and formats as the pipeline's folder, so a
  * reader or another server can follow this server as it follows GitHub Pages.
  */
-import { assetCounts, buildMeta } from "../../core/publication-meta.ts";
+import { buildMeta, countsOf } from "../../core/publication-meta.ts";
 import { type IndexMeta, PUBLISHED_FILES, type Published } from "../../core/published.ts";
 import type { AssetIndex } from "../../core/search-index.ts";
 import { type StaticFile, staticFile } from "./file.ts";
@@ -28,7 +28,7 @@ const jsonBytes = (value: unknown) => new TextEncoder().encode(`${JSON.stringify
  */
 export function liveIndexMeta(index: AssetIndex, files: Record<string, StaticFile>): IndexMeta {
   const infos = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, { bytes: file.identity.body.length, sha256: file.sha256 }]));
-  return buildMeta(infos, index.builtAt, assetCounts(index.assets));
+  return buildMeta(infos, index.builtAt, countsOf(index.countBy("provider")));
 }
 
 async function buildFiles(published: Published): Promise<PublicationFiles> {

@@ -105,7 +105,7 @@ describe("the browser example", () => {
     if (missingBrowser) throw new Error(missingBrowser);
     await page.goto(`${site.url}/?base=${encodeURIComponent(api.url)}`);
     await page.locator('body[data-query=""]').waitFor();
-    expect(await page.locator("#status").innerText()).toBe(`${index.assets.length} assets, built ${index.builtAt}`);
+    expect(await page.locator("#status").innerText()).toBe(`${[...index.records()].length} assets, built ${index.builtAt}`);
 
     for (const query of QUERIES) {
       const server = index.search(query).map((hit) => hit.asset.id);

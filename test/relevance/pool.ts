@@ -68,7 +68,7 @@ export async function candidates(query: JudgedQuery, catalogue: readonly Asset[]
   return pooled;
 }
 
-export const loadCatalogue = (): Asset[] => loadPublished("data").index.assets;
+export const loadCatalogue = (): Asset[] => [...loadPublished("data").index.records()];
 
 const oneLine = (s: string, max: number) => s.replace(/\s+/g, " ").slice(0, max);
 

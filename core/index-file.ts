@@ -1,0 +1,148 @@
+/**
+ * The index as one SQLite file (better-sqlite3), read in place: the server opens it in
+ * milliseconds and reads a term's postings, a word range or a record only when a search needs it,
+ * so a million assets fit a small process. It holds exactly what the in-memory index computes
+ * (core/index-store.ts MemoryStore), so both rank alike.
+ */
+import { rmSync } from "node:fs";
+import Database from "better-sqlite3";
+import SearchableMap from "minisearch/SearchableMap";
+import type { FilterKey } from "./filters.ts";
+import { COLUMN_NAMES, type Column, type Columns, type IndexStore, type MemoryStore, type Postings } from "./index-store.ts";
+import type { Asset } from "./schemas/index.ts";
+import { type Vocabulary, vocabularyOf } from "./term-table.ts";
+
+/** The version of this file's layout, in its `meta` table: a change a reader of the previous one would misread takes a new one. */
+export const INDEX_FILE_FORMAT = 1;
+
+/** Numbers are stored in the machine's byte order, which is little-endian wherever Node runs in practice. */
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE columns (name TEXT PRIMARY KEY, "values" TEXT NOT NULL, codes BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL, docs BLOB NOT NULL, saturations BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE words (word TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE assets (doc INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL);
+`;
+
+const bytesOf = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/** A typed array over a blob: a view when the blob's offset allows it, else a copy. */
+function typed<T extends Uint16Array | Uint32Array | Float64Array>(
+  blob: Buffer,
+  Kind: { new (b: ArrayBuffer, o: number, l: number): T; BYTES_PER_ELEMENT: number },
+): T {
+  const size = Kind.BYTES_PER_ELEMENT;
+  if (blob.byteOffset % size === 0) return new Kind(blob.buffer as ArrayBuffer, blob.byteOffset, blob.byteLength / size);
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Kind(copy.buffer, 0, blob.byteLength / size);
+}
+
+/** Writes `store` to `path` (replacing any file there) in one transaction. */
+export function writeIndexFile(path: string, store: MemoryStore): void {
+  rmSync(path, { force: true });
+  const db = new Database(path);
+  try {
+    db.pragma("journal_mode = OFF");
+    db.pragma("synchronous = OFF");
+    db.exec(SCHEMA);
+    db.transaction(() => {
+      const meta = db.prepare("INSERT INTO meta VALUES (?, ?)");
+      const facts = {
+        format: INDEX_FILE_FORMAT,
+        builtAt: store.builtAt,
+        documentCount: store.documentCount,
+        averageLengths: store.averageLengths,
+        carrying: store.carrying,
+      };
+      for (const [key, value] of Object.entries(facts)) meta.run(key, JSON.stringify(value));
+      const column = db.prepare("INSERT INTO columns VALUES (?, ?, ?)");
+      for (const name of COLUMN_NAMES) column.run(name, JSON.stringify(store.columns[name].values), bytesOf(store.columns[name].codes));
+      const term = db.prepare("INSERT INTO terms VALUES (?, ?, ?, ?)");
+      for (const [t, p] of store.terms) term.run(t, p.docs.length, bytesOf(p.docs), bytesOf(p.saturations));
+      const word = db.prepare("INSERT INTO words VALUES (?)");
+      for (const w of store.words.keys()) word.run(w);
+      const record = db.prepare("INSERT INTO assets VALUES (?, ?, ?)");
+      for (const [doc, a] of store.assets.entries()) record.run(doc, a.id, JSON.stringify(a));
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** An index file, read in place. */
+export class FileStore implements IndexStore {
+  readonly builtAt: string;
+  readonly documentCount: number;
+  readonly averageLengths: number[];
+  readonly carrying: Record<FilterKey, string[]>;
+  readonly columns: Columns;
+  readonly vocabulary: Vocabulary;
+  private readonly db: Database.Database;
+  private readonly statements;
+  /** The words' radix tree, read from the file on the first typo look-up only. */
+  private wordTree?: SearchableMap<true>;
+
+  constructor(path: string) {
+    this.db = new Database(path, { readonly: true, fileMustExist: true });
+    const meta = new Map(
+      (this.db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, JSON.parse(r.value) as unknown]),
+    );
+    if (meta.get("format") !== INDEX_FILE_FORMAT) {
+      this.db.close();
+      throw new Error(`${path} is an index file of format ${JSON.stringify(meta.get("format"))}; this server reads format ${INDEX_FILE_FORMAT}`);
+    }
+    this.builtAt = meta.get("builtAt") as string;
+    this.documentCount = meta.get("documentCount") as number;
+    this.averageLengths = meta.get("averageLengths") as number[];
+    this.carrying = meta.get("carrying") as Record<FilterKey, string[]>;
+    const rows = this.db.prepare('SELECT name, "values", codes FROM columns').all() as { name: string; values: string; codes: Buffer }[];
+    this.columns = Object.fromEntries(
+      rows.map((r): [string, Column] => [r.name, { values: JSON.parse(r.values) as string[], codes: typed(r.codes, Uint16Array) }]),
+    ) as Columns;
+    this.statements = {
+      postings: this.db.prepare("SELECT docs, saturations FROM terms WHERE term = ?"),
+      df: this.db.prepare("SELECT df FROM terms WHERE term = ?").pluck(),
+      prefixed: this.db.prepare("SELECT word FROM words WHERE word > ? AND word < ?").pluck(),
+      words: this.db.prepare("SELECT word FROM words").pluck(),
+      record: this.db.prepare("SELECT record FROM assets WHERE doc = ?").pluck(),
+      doc: this.db.prepare("SELECT doc FROM assets WHERE id = ?").pluck(),
+      records: this.db.prepare("SELECT record FROM assets ORDER BY doc").pluck(),
+    };
+    const s = this.statements;
+    this.vocabulary = {
+      // Every word after the prefix and before the prefix followed by the highest code point.
+      prefixed: (prefix) => s.prefixed.all(prefix, `${prefix}\u{10FFFF}`) as string[],
+      near: (term, distance) => vocabularyOf(this.words()).near(term, distance),
+    };
+  }
+
+  private words(): SearchableMap<true> {
+    if (!this.wordTree) {
+      this.wordTree = new SearchableMap<true>();
+      for (const w of this.statements.words.iterate() as Iterable<string>) this.wordTree.set(w, true);
+    }
+    return this.wordTree;
+  }
+
+  documentFrequency(term: string): number {
+    return (this.statements.df.get(term) as number | undefined) ?? 0;
+  }
+
+  postings(term: string): Postings | undefined {
+    const row = this.statements.postings.get(term) as { docs: Buffer; saturations: Buffer } | undefined;
+    return row && { docs: typed(row.docs, Uint32Array), saturations: typed(row.saturations, Float64Array) };
+  }
+
+  asset(doc: number): Asset {
+    return JSON.parse(this.statements.record.get(doc) as string) as Asset;
+  }
+
+  docOf(id: string): number | undefined {
+    return this.statements.doc.get(id) as number | undefined;
+  }
+
+  *records(): Iterable<Asset> {
+    for (const record of this.statements.records.iterate() as Iterable<string>) yield JSON.parse(record) as Asset;
+  }
+}

@@ -1,0 +1,135 @@
+import SearchableMap from "minisearch/SearchableMap";
+import { type CorpusStats, fieldSaturation } from "./bm25.ts";
+import { carries, FILTER_KEYS, type FilterKey } from "./filters.ts";
+import { licenseKey } from "./license.ts";
+import { compareTies } from "./ranking.ts";
+import type { Asset } from "./schemas/index.ts";
+import { type Vocabulary, vocabularyOf } from "./term-table.ts";
+import { analyze, FIELDS } from "./text/analyze.ts";
+
+/** A term's documents, ascending, and for each the term's weighted field saturation there (query-independent, so computed once). */
+export interface Postings {
+  docs: Uint32Array;
+  saturations: Float64Array;
+}
+
+/**
+ * What the index reads of a record without the record, one small number per document: a column's
+ * values once each, and per document the code of its value. Filters, the type signal and counts
+ * read these, so a search touches a record only to return it.
+ */
+export const COLUMNS = {
+  provider: (a: Asset) => a.provider,
+  type: (a: Asset) => a.type,
+  free: (a: Asset) => String(a.price?.free === true),
+  downloadable: (a: Asset) => String(a.downloadable),
+  license: (a: Asset) => (a.license ? licenseKey(a.license) : ""),
+} as const;
+export type ColumnName = keyof typeof COLUMNS;
+export const COLUMN_NAMES = Object.keys(COLUMNS) as ColumnName[];
+
+export interface Column {
+  values: string[];
+  codes: Uint16Array;
+}
+export type Columns = Record<ColumnName, Column>;
+
+/**
+ * A built index, wherever it lives (in memory, or an index file read in place: core/index-file.ts).
+ * Documents are numbered in tie order (compareTies), so hits found in document order are in it.
+ */
+export interface IndexStore extends CorpusStats {
+  readonly builtAt: string;
+  readonly columns: Columns;
+  /** Per filter key, the sources some record of which carries its field. */
+  readonly carrying: Readonly<Record<FilterKey, readonly string[]>>;
+  /** The records' words, without the pairs written together: prefixes and typos are looked up here. */
+  readonly vocabulary: Vocabulary;
+  postings(term: string): Postings | undefined;
+  asset(doc: number): Asset;
+  docOf(id: string): number | undefined;
+  /** Every record, in document order. */
+  records(): Iterable<Asset>;
+}
+
+function columnOf(assets: readonly Asset[], read: (a: Asset) => string): Column {
+  const codeOf = new Map<string, number>();
+  const codes = new Uint16Array(assets.length);
+  assets.forEach((a, i) => {
+    const value = read(a);
+    if (!codeOf.has(value)) codeOf.set(value, codeOf.size);
+    codes[i] = codeOf.get(value)!;
+  });
+  return { values: [...codeOf.keys()], codes };
+}
+
+const columnsOf = (assets: readonly Asset[]): Columns => Object.fromEntries(COLUMN_NAMES.map((name) => [name, columnOf(assets, COLUMNS[name])])) as Columns;
+
+const carryingOf = (assets: readonly Asset[]): Record<FilterKey, string[]> =>
+  Object.fromEntries(FILTER_KEYS.map((key) => [key, [...new Set(assets.filter((a) => carries(a, key)).map((a) => a.provider))].sort()])) as Record<
+    FilterKey,
+    string[]
+  >;
+
+/** A store of records held in memory, analysed once when built; one record per id, the last of a repeated id kept. */
+export class MemoryStore implements IndexStore {
+  readonly assets: Asset[];
+  readonly averageLengths: number[];
+  readonly columns: Columns;
+  readonly carrying: Record<FilterKey, string[]>;
+  readonly vocabulary: Vocabulary;
+  /** The terms with their postings, in a radix tree (its order is what an index file lists them in). */
+  readonly terms = new SearchableMap<Postings>();
+  readonly words = new SearchableMap<true>();
+  private readonly byId: Map<string, number>;
+
+  constructor(
+    assets: readonly Asset[],
+    readonly builtAt: string,
+  ) {
+    this.assets = [...new Map(assets.map((a) => [a.id, a])).values()].sort(compareTies);
+    this.byId = new Map(this.assets.map((a, i) => [a.id, i]));
+    const docs = this.assets.map(analyze);
+    this.averageLengths = FIELDS.map((_, f) => docs.reduce((sum, d) => sum + d.lengths[f]!, 0) / Math.max(docs.length, 1));
+    const lists = new Map<string, { docs: number[]; saturations: number[] }>();
+    docs.forEach((doc, i) => {
+      for (const word of doc.words) this.words.set(word, true);
+      for (const [term, counts] of doc.terms) {
+        const saturation = fieldSaturation(counts, doc.lengths, this);
+        const list = lists.get(term);
+        if (list) {
+          list.docs.push(i);
+          list.saturations.push(saturation);
+        } else lists.set(term, { docs: [i], saturations: [saturation] });
+      }
+    });
+    for (const [term, list] of lists) this.terms.set(term, { docs: Uint32Array.from(list.docs), saturations: Float64Array.from(list.saturations) });
+    this.columns = columnsOf(this.assets);
+    this.carrying = carryingOf(this.assets);
+    this.vocabulary = vocabularyOf(this.words);
+  }
+
+  get documentCount(): number {
+    return this.assets.length;
+  }
+
+  documentFrequency(term: string): number {
+    return this.terms.get(term)?.docs.length ?? 0;
+  }
+
+  postings(term: string): Postings | undefined {
+    return this.terms.get(term);
+  }
+
+  asset(doc: number): Asset {
+    return this.assets[doc]!;
+  }
+
+  docOf(id: string): number | undefined {
+    return this.byId.get(id);
+  }
+
+  records(): Iterable<Asset> {
+    return this.assets;
+  }
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planQuery } from "../core/query-plan.ts";
+import { AssetIndex, type IndexFilter } from "../core/search-index.ts";
+import { loadJudgedSet } from "./relevance/judged-set.ts";
+import { loadCatalogue } from "./relevance/pool.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "index-file-"));
+const path = join(dir, "index.db");
+let memory: AssetIndex;
+let file: AssetIndex;
+
+beforeAll(() => {
+  memory = AssetIndex.build(loadCatalogue(), "2026-11-25T00:00:00.000Z");
+  memory.write(path);
+  file = AssetIndex.open(path);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A search's answer as compared: ids with every number of their match. */
+const answer = (index: AssetIndex, ...args: Parameters<AssetIndex["search"]>) => index.search(...args).map((h) => [h.asset.id, h.match]);
+
+describe("the index file", () => {
+  it("holds the statistics, records and counts of the index it was written from", () => {
+    expect(file.documentCount).toBe(memory.documentCount);
+    expect(file.documentCount).toBeGreaterThan(3000);
+    expect(file.builtAt).toBe("2026-11-25T00:00:00.000Z");
+    expect(file.averageLengths).toEqual(memory.averageLengths);
+    for (const term of ["rock", "wood", "lowpoli", "sans", "nosuchterm"]) expect(file.documentFrequency(term)).toBe(memory.documentFrequency(term));
+    expect([...file.records()]).toEqual([...memory.records()]);
+    expect(file.get("polyhaven:rock_wall_02")?.title).toBe("Rock Wall 02");
+    expect(file.get("polyhaven:rock_wall_02")).toEqual(memory.get("polyhaven:rock_wall_02"));
+    expect(file.get("nope:nothing")).toBeUndefined();
+    expect([...file.countBy("provider")]).toEqual([...memory.countBy("provider")]);
+    expect([...file.countBy("license")]).toEqual([...memory.countBy("license")]);
+    expect([...file.sourcesCarrying("format")]).toEqual([...memory.sourcesCarrying("format")]);
+  });
+
+  it("answers every judged query exactly as the index in memory, matches included", () => {
+    for (const { q } of loadJudgedSet().queries) expect(answer(file, q), q).toEqual(answer(memory, q));
+  });
+
+  it("answers alike with prefixes, typos, type words, filters and no words", () => {
+    const filters: IndexFilter[] = [
+      {},
+      { providers: new Set(["fontsource", "kenney"]) },
+      { types: new Set(["pack"]), packProviders: new Set(["kenney", "quaternius"]) },
+      { free: true, downloadable: true, keep: (a) => a.license?.spdx === "CC0-1.0" },
+    ];
+    const queries = ["", "tre", "brik wall", "fonts", "pixel font", "low poly tree", "hdri"];
+    for (const filter of filters) {
+      for (const q of queries) {
+        const plan = { ...planQuery(q), typos: true };
+        expect(answer(file, plan, filter), q).toEqual(answer(memory, plan, filter));
+      }
+    }
+  });
+
+  it("refuses a file of another format, naming it and the format it reads", () => {
+    const other = join(dir, "other.db");
+    memory.write(other);
+    const db = new Database(other);
+    db.prepare("UPDATE meta SET value = '2' WHERE key = 'format'").run();
+    db.close();
+    expect(() => AssetIndex.open(other)).toThrow(`${other} is an index file of format 2; this server reads format 1`);
+  });
+});
+
+describe("IndexResult.top", () => {
+  it("is each source's first hits of the whole ranking, in its order", () => {
+    for (const q of ["rock", "wood floor", "sans serif", "arrows", ""]) {
+      const found = memory.find(q);
+      const all = found.all();
+      for (const n of [1, 5, 300]) {
+        const firsts = new Map<string, number>();
+        const expected = all.filter((h) => {
+          const seen = firsts.get(h.asset.provider) ?? 0;
+          firsts.set(h.asset.provider, seen + 1);
+          return seen < n;
+        });
+        expect(found.top(n).map((h) => h.asset.id), `${q} ${n}`).toEqual(expected.map((h) => h.asset.id));
+      }
+    }
+  });
+
+  it("counts every hit per source, not only the ones read", () => {
+    const found = memory.find("rock");
+    const counts = new Map<string, number>();
+    for (const h of found.all()) counts.set(h.asset.provider, (counts.get(h.asset.provider) ?? 0) + 1);
+    expect(found.totals()).toEqual(counts);
+    expect(found.count).toBe(found.all().length);
+  });
+});
