@@ -38,10 +38,10 @@ function typed<T extends Uint16Array | Uint32Array | Float64Array>(
   return new Kind(copy.buffer, 0, blob.byteLength / size);
 }
 
-/** Writes `store` to `path` (replacing any file there) in one transaction. */
-export function writeIndexFile(path: string, store: MemoryStore): void {
-  rmSync(path, { force: true });
-  const db = new Database(path);
+/** Writes `store` to `path` (replacing any file there), or when no path is given returns the file's bytes. */
+export function writeIndexFile(path: string | undefined, store: MemoryStore): Buffer | undefined {
+  if (path) rmSync(path, { force: true });
+  const db = new Database(path ?? ":memory:");
   try {
     db.pragma("journal_mode = OFF");
     db.pragma("synchronous = OFF");
@@ -65,6 +65,7 @@ export function writeIndexFile(path: string, store: MemoryStore): void {
       const record = db.prepare("INSERT INTO assets VALUES (?, ?, ?)");
       for (const [doc, a] of store.assets.entries()) record.run(doc, a.id, JSON.stringify(a));
     })();
+    return path ? undefined : db.serialize();
   } finally {
     db.close();
   }

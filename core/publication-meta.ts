@@ -3,7 +3,8 @@
  * and the server computes it for the live set it serves (server/static/publication.ts), so both
  * describe the same engine, counts and files the same way.
  */
-import { type FileInfo, fileInfo, IndexMeta, PUBLICATION_VERSION, PUBLISHED_FILES, type SetFiles } from "./published.ts";
+import { INDEX_FILE_FORMAT } from "./index-file.ts";
+import { type FileInfo, fileInfo, INDEX_FILE, IndexMeta, PUBLICATION_VERSION, PUBLISHED_FILES, type SetFiles } from "./published.ts";
 import type { Asset } from "./schemas/index.ts";
 import { SCORING } from "./scoring.ts";
 import { FIELDS } from "./text/analyze.ts";
@@ -42,13 +43,24 @@ export function countsOf(bySource: ReadonlyMap<string, number>): IndexMeta["coun
   return { assets: ids.reduce((sum, id) => sum + bySource.get(id)!, 0), sources: Object.fromEntries(ids.map((id) => [id, bySource.get(id)!])) };
 }
 
-/** The size and sha256 of each file of a set, by its name. */
-export const setFileInfos = (files: Record<keyof SetFiles, string | Buffer>): Record<string, FileInfo> =>
-  Object.fromEntries(Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, fileInfo(files[key as keyof SetFiles])]));
+/** The size and sha256 of each file of a set, by its name, the index file's when there is one. */
+export const setFileInfos = (files: Record<keyof SetFiles, string | Buffer> & { indexFile?: Buffer }): Record<string, FileInfo> => ({
+  ...Object.fromEntries(Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, fileInfo(files[key as keyof SetFiles])])),
+  ...(files.indexFile ? { [INDEX_FILE]: fileInfo(files.indexFile) } : {}),
+});
+
+/** How the meta describes the index file (core/index-file.ts). */
+const INDEX_FILE_META: NonNullable<IndexMeta["indexFile"]> = {
+  name: INDEX_FILE,
+  format: INDEX_FILE_FORMAT,
+  engine:
+    "SQLite 3 (better-sqlite3), read in place: tables meta, columns (per-document codes), terms (postings with their field saturations), words, assets (the records as JSON); written by core/index-file.ts",
+};
 
 /** The meta of a set: its build time, the engine, its counts and every other file's size and sha256 (by name). */
 export function buildMeta(files: Record<string, FileInfo>, builtAt: string, counts: IndexMeta["counts"]): IndexMeta {
-  return IndexMeta.parse({ format: PUBLICATION_VERSION, builtAt: new Date(builtAt).toISOString(), engine: ENGINE, counts, files });
+  const indexFile = INDEX_FILE in files ? { indexFile: INDEX_FILE_META } : {};
+  return IndexMeta.parse({ format: PUBLICATION_VERSION, builtAt: new Date(builtAt).toISOString(), engine: ENGINE, counts, files, ...indexFile });
 }
 
 /** The meta file's bytes: zod's parse keeps the schema's key order, so the same meta is the same bytes. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { z } from "zod";
@@ -17,6 +17,12 @@ export interface Published {
 
 /** The files of one published set. */
 export const PUBLISHED_FILES = { catalog: "catalog.json", history: "catalog-history.json", index: "index.json.gz" } as const;
+
+/**
+ * The server's index file (core/index-file.ts), next to `index.json.gz` in the sets written since
+ * it exists: the same index, read in place. `index.json.gz` stays the portable, browser-sized form.
+ */
+export const INDEX_FILE = "index.db";
 
 /**
  * The version of the published files' formats: the publication's URL path is `/v<version>/`, and
@@ -45,6 +51,14 @@ export const IndexMeta = z
       sources: z.record(z.string(), z.int().min(0)).describe("indexed assets per source id"),
     }),
     files: z.record(z.string(), FileInfo).describe("every other file of the publication by name, with its size and sha256"),
+    indexFile: z
+      .object({
+        name: z.literal(INDEX_FILE),
+        format: z.int().min(1).describe("the version of its layout, also in its own meta table"),
+        engine: z.string().describe("what the file is and how it is read"),
+      })
+      .optional()
+      .describe("the server's index file, when the set has one (sets written before it have only index.json.gz)"),
   })
   .meta({ id: "IndexMeta" });
 export type IndexMeta = z.infer<typeof IndexMeta>;
@@ -120,17 +134,17 @@ export async function readSetFiles(read: (name: string) => Promise<Buffer>): Pro
  * written before the meta have none), the JSON documents, then the index. Each `yield` is a
  * point where a server may answer requests before the next step of this CPU work.
  */
-function* setSteps(files: SetFiles, meta: IndexMeta | undefined): Generator<void, Published> {
-  if (meta) for (const key of SET_KEYS) checkFile(meta, PUBLISHED_FILES[key], files[key]);
+function* setSteps(files: SetFiles | Omit<SetFiles, "index">, meta: IndexMeta | undefined, openIndex?: () => AssetIndex): Generator<void, Published> {
+  if (meta) for (const key of SET_KEYS) if (key in files) checkFile(meta, PUBLISHED_FILES[key], (files as SetFiles)[key]);
   yield;
   const catalog = parseJson(PUBLISHED_FILES.catalog, files.catalog, Catalog);
   const history = parseJson(PUBLISHED_FILES.history, files.history, CatalogHistory);
   yield;
   let index: AssetIndex;
   try {
-    index = AssetIndex.deserialize(files.index);
+    index = openIndex ? openIndex() : AssetIndex.deserialize((files as SetFiles).index);
   } catch (err) {
-    throw new Error(`${PUBLISHED_FILES.index} could not be read: ${(err as Error).message}`);
+    throw new Error(`${openIndex ? INDEX_FILE : PUBLISHED_FILES.index} could not be read: ${(err as Error).message}`);
   }
   yield;
   return { index, catalog, history, ...(meta ? { meta } : {}) };
@@ -138,7 +152,10 @@ function* setSteps(files: SetFiles, meta: IndexMeta | undefined): Generator<void
 
 /** Reads a set's files, each checked against the meta first when there is one. */
 export function parseSet(files: SetFiles, meta?: IndexMeta): Published {
-  const steps = setSteps(files, meta);
+  return runSteps(setSteps(files, meta));
+}
+
+function runSteps(steps: Generator<void, Published>): Published {
   let step = steps.next();
   while (!step.done) step = steps.next();
   return step.value;
@@ -172,12 +189,22 @@ export function currentSet(dataDir: string): string | undefined {
 /**
  * A set named by the pointer has all its files, written before the pointer: a missing one is
  * damage, as is a file that does not match the meta. Sets written before the meta have none.
+ * The index file, when the meta lists one, is opened in place rather than `index.json.gz` read:
+ * its size is checked, not its sha256, which would read all of a large file before the first answer.
  */
 function loadSet(dir: string): Published {
   const metaPath = join(dir, META_FILE);
   const meta = existsSync(metaPath) ? parseMeta(readFileSync(metaPath)) : undefined;
   const read = (name: string) => readFileSync(join(dir, name));
-  return parseSet({ index: read(PUBLISHED_FILES.index), catalog: read(PUBLISHED_FILES.catalog), history: read(PUBLISHED_FILES.history) }, meta);
+  const documents = { catalog: read(PUBLISHED_FILES.catalog), history: read(PUBLISHED_FILES.history) };
+  if (meta?.indexFile) {
+    const path = join(dir, INDEX_FILE);
+    const want = listedFile(meta, INDEX_FILE).bytes;
+    const got = existsSync(path) ? statSync(path).size : undefined;
+    if (got !== want) throw new Error(`${INDEX_FILE} does not match ${META_FILE}: ${got ?? "no"} bytes, expected ${want} bytes`);
+    return runSteps(setSteps(documents, meta, () => AssetIndex.open(path)));
+  }
+  return parseSet({ ...documents, index: read(PUBLISHED_FILES.index) }, meta);
 }
 
 /** The layout before sets (loose files in DATA_DIR), still served by existing deployments. */

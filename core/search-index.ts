@@ -182,9 +182,18 @@ export class AssetIndex implements CorpusStats {
     return gzipSync(JSON.stringify({ builtAt: this.builtAt, assets: [...this.store.records()] }));
   }
 
-  /** The index file (core/index-file.ts) of this index at `path`. */
+  /** Writes the index file (core/index-file.ts) of this index at `path`. */
   write(path: string): void {
-    writeIndexFile(path, this.store instanceof MemoryStore ? this.store : new MemoryStore([...this.store.records()], this.builtAt));
+    writeIndexFile(path, this.memoryStore());
+  }
+
+  /** The index file's bytes. */
+  fileBytes(): Buffer {
+    return writeIndexFile(undefined, this.memoryStore())!;
+  }
+
+  private memoryStore(): MemoryStore {
+    return this.store instanceof MemoryStore ? this.store : new MemoryStore([...this.store.records()], this.builtAt);
   }
 
   get builtAt(): string {

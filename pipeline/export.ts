@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../core/config.ts";
-import { CURRENT_FILE, checkFile, currentSet, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, parseMeta, SETS_DIR } from "../core/published.ts";
+import { CURRENT_FILE, checkFile, currentSet, INDEX_FILE, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, parseMeta, SETS_DIR } from "../core/published.ts";
 
 /**
- * Copies DATA_DIR's live set to `<outDir>/v1/` (the URL layout of a publication), each file checked
- * against the set's meta first, so an altered or half-written file is never published. The meta is
- * written last. Returns the set's name.
+ * Copies DATA_DIR's live set to `<outDir>/v1/` (the URL layout of a publication), its index file
+ * too when it has one, each file checked against the set's meta first, so an altered or
+ * half-written file is never published. The meta is written last. Returns the set's name.
  */
 export function exportPublication(dataDir: string, outDir: string): string {
   const set = currentSet(dataDir);
@@ -16,7 +16,8 @@ export function exportPublication(dataDir: string, outDir: string): string {
   if (!existsSync(join(dir, META_FILE))) throw new Error(`set ${set} has no ${META_FILE} (it was written before the meta existed): run the pipeline again`);
   const metaBytes = readFileSync(join(dir, META_FILE));
   const meta = parseMeta(metaBytes);
-  const files = Object.values(PUBLISHED_FILES).map((name) => {
+  const names = [...Object.values(PUBLISHED_FILES), ...(meta.indexFile ? [INDEX_FILE] : [])];
+  const files = names.map((name) => {
     const bytes = readFileSync(join(dir, name));
     checkFile(meta, name, bytes);
     return [name, bytes] as const;

@@ -3,20 +3,21 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { assetCounts, buildMeta, metaJson, setFileInfos } from "../core/publication-meta.ts";
-import { CURRENT_FILE, currentSet, type IndexMeta, META_FILE, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
+import { CURRENT_FILE, currentSet, INDEX_FILE, type IndexMeta, META_FILE, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
 import { fsyncDir, isAtomicTemp, writeAtomic, writeDurable } from "./atomic-write.ts";
 
-/** The content of each file of a set, by the keys of PUBLISHED_FILES. */
-export type SetContents = Record<keyof typeof PUBLISHED_FILES, string | Buffer>;
+/** The content of each file of a set, by the keys of PUBLISHED_FILES, and the index file (INDEX_FILE) when there is one. */
+export type SetContents = Record<keyof typeof PUBLISHED_FILES, string | Buffer> & { indexFile?: Buffer };
 
-/** A set's files by name: the three of PUBLISHED_FILES, then the meta that lists them. */
+/** A set's files by name: the three of PUBLISHED_FILES, the index file, then the meta that lists them. */
 type SetFiles = [name: string, content: string | Buffer][];
 
 /** The files of the layout before sets, a set's meta among them when a set was copied out as loose files. */
-const LOOSE_FILES: readonly string[] = [...Object.values(PUBLISHED_FILES), META_FILE];
+const LOOSE_FILES: readonly string[] = [...Object.values(PUBLISHED_FILES), INDEX_FILE, META_FILE];
 
 function setFiles(contents: SetContents, builtAt: string, counts: IndexMeta["counts"]): SetFiles {
-  const files: SetFiles = Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, contents[key as keyof SetContents]]);
+  const files: SetFiles = Object.entries(PUBLISHED_FILES).map(([key, name]) => [name, contents[key as keyof typeof PUBLISHED_FILES]]);
+  if (contents.indexFile) files.push([INDEX_FILE, contents.indexFile]);
   return [...files, [META_FILE, metaJson(buildMeta(setFileInfos(contents), builtAt, counts))]];
 }
 

@@ -143,6 +143,7 @@ export async function runPipeline(options: PipelineOptions): Promise<{ catalog: 
   const index = AssetIndex.build(assets, countedAt);
   const contents = {
     index: index.serialize(),
+    indexFile: index.fileBytes(),
     catalog: `${JSON.stringify(catalog, null, 1)}\n`,
     history: `${JSON.stringify(history, null, 1)}\n`,
   };

@@ -81,7 +81,10 @@ describe("IndexResult.top", () => {
           firsts.set(h.asset.provider, seen + 1);
           return seen < n;
         });
-        expect(found.top(n).map((h) => h.asset.id), `${q} ${n}`).toEqual(expected.map((h) => h.asset.id));
+        expect(
+          found.top(n).map((h) => h.asset.id),
+          `${q} ${n}`,
+        ).toEqual(expected.map((h) => h.asset.id));
       }
     }
   });

@@ -33,7 +33,7 @@ describe("pipeline", () => {
     expect(catalog.byType.texture).toEqual({ count: 767 });
     expect(loadPublished(dataDir).index.get("polyhaven:ArmChair_01")?.title).toBe("Arm Chair 01");
     expect(readdirSync(dataDir).sort()).toEqual(["current.json", "sets"]);
-    expect(readdirSync(join(dataDir, "sets", set)).sort()).toEqual(["catalog-history.json", "catalog.json", "index.json.gz", "index.meta.json"]);
+    expect(readdirSync(join(dataDir, "sets", set)).sort()).toEqual(["catalog-history.json", "catalog.json", "index.db", "index.json.gz", "index.meta.json"]);
 
     // A second run the same UTC day replaces that day's point; the next day adds one.
     await runPipeline({ runtime: replayRuntime({ now: new Date("2026-11-21T20:00:00Z") }), sources: [polyhaven], dataDir });

@@ -78,7 +78,7 @@ describe("the publication, built from the recordings", () => {
     }
     const [first, second] = builds as [(typeof builds)[0], (typeof builds)[0]];
     const files = snapshot(first.out);
-    expect(Object.keys(files).sort()).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.json.gz", "v1/index.meta.json"]);
+    expect(Object.keys(files).sort()).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.db", "v1/index.json.gz", "v1/index.meta.json"]);
     const again = snapshot(second.out);
     for (const [name, bytes] of Object.entries(files)) expect(again[name]?.equals(bytes), name).toBe(true);
     // DATA_DIR too: the same set name (build time and content) and the same bytes.
@@ -89,7 +89,7 @@ describe("the publication, built from the recordings", () => {
     const meta = IndexMeta.parse(JSON.parse(files["v1/index.meta.json"]!.toString("utf8")));
     expect(meta.builtAt).toBe("2026-11-18T11:06:40.000Z");
     expect(loadPublished(first.dataDir).catalog?.countedAt).toBe("2026-11-18T11:06:40.000Z");
-    for (const name of ["catalog.json", "catalog-history.json", "index.json.gz"]) checkFile(meta, name, files[`v1/${name}`]!);
+    for (const name of ["catalog.json", "catalog-history.json", "index.json.gz", "index.db"]) checkFile(meta, name, files[`v1/${name}`]!);
     // The gzip header's MTIME field (bytes 4 to 7) is zero: the index embeds no time of its own.
     expect([...files["v1/index.json.gz"]!.subarray(0, 8)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]);
     expect(meta.counts.assets).toBe([...loadPublished(first.dataDir).index.records()].length);

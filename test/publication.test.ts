@@ -50,7 +50,9 @@ describe("index.meta.json", () => {
         "catalog.json": fileInfo(file("catalog.json")),
         "catalog-history.json": fileInfo(file("catalog-history.json")),
         "index.json.gz": fileInfo(file("index.json.gz")),
+        "index.db": fileInfo(file("index.db")),
       },
+      indexFile: { name: "index.db", format: 1, engine: expect.stringMatching(/^SQLite 3 \(better-sqlite3\), read in place/) },
     });
     expect(fileInfo("abc")).toEqual({ bytes: 3, sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" });
     expect(ENGINE.analysis).toMatchObject({ fields: ["title", "tags", "categories", "description", "author"], stemmer: "porter2" });
@@ -69,6 +71,21 @@ describe("index.meta.json", () => {
     );
   });
 
+  it("has the server open the set's index file in place, its size checked against it", async () => {
+    const dataDir = scratch();
+    await publish(dataDir, "2026-11-21T04:00:00Z");
+    const path = join(setDir(dataDir), "index.db");
+    const published = loadPublished(dataDir);
+    expect(published.index.documentCount).toBe(797);
+    expect(published.index.search("rock wall").length).toBeGreaterThan(0);
+    // index.json.gz is not read when the index file is there: a server with a large index starts at once.
+    writeFileSync(join(setDir(dataDir), "index.json.gz"), "");
+    expect(loadPublished(dataDir).index.get("polyhaven:rock_wall_02")?.title).toBe("Rock Wall 02");
+    const bytes = readFileSync(path);
+    writeFileSync(path, bytes.subarray(0, 4096));
+    expect(() => loadPublished(dataDir)).toThrow(`index.db does not match index.meta.json: 4096 bytes, expected ${bytes.length} bytes`);
+  });
+
   it("is not needed to load a set written before it existed", async () => {
     const dataDir = scratch();
     await publish(dataDir, "2026-11-21T04:00:00Z");
@@ -84,14 +101,14 @@ describe("index.meta.json", () => {
 });
 
 describe("exportPublication (npm run publication)", () => {
-  it("copies the live set's four files to <out>/v1/, byte for byte", async () => {
+  it("copies the live set's files, its index file included, to <out>/v1/, byte for byte", async () => {
     const dataDir = scratch();
     await publish(dataDir, "2026-11-21T04:00:00Z");
     const out = scratch();
     expect(exportPublication(dataDir, out)).toBe(currentSet(dataDir));
     const copied = snapshot(out);
     const set = snapshot(setDir(dataDir));
-    expect(Object.keys(copied).sort()).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.json.gz", "v1/index.meta.json"]);
+    expect(Object.keys(copied).sort()).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.db", "v1/index.json.gz", "v1/index.meta.json"]);
     for (const [name, bytes] of Object.entries(set)) expect(copied[`v1/${name}`]?.equals(bytes), name).toBe(true);
   });
 
