@@ -4,15 +4,19 @@
  * event to stdout: `{ "stage": … }` as each stage starts (so a crash names where it happened),
  * `{ "failed": …, "error": …, "at": … }` for a stage that threw, `{ "result": … }` at the end.
  *
- *   node child.mjs build <n> <seed> <file>   generate n assets, AssetIndex.build + serialize, write <file>
- *   node child.mjs load <file>               read <file>, AssetIndex.deserialize, query the mix
+ *   node child.mjs build <n> <seed> <file>   generate n assets, AssetIndex.build, write the index file <file>
+ *   node child.mjs load <file>               open <file> in place (AssetIndex.open), search the mix
  */
-import { once } from "node:events";
-import { createWriteStream, readFileSync, statSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { getHeapStatistics } from "node:v8";
-import { createGzip } from "node:zlib";
-import type { Asset } from "../core/schemas/index.ts";
+import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { loadConfig } from "../core/config.ts";
+import { ReplayDispatcher } from "../core/http/replay.ts";
+import { createRuntime } from "../core/runtime.ts";
+import { SearchParams } from "../core/schemas/index.ts";
+import { searchAll } from "../core/search.ts";
 import { AssetIndex } from "../core/search-index.ts";
+import { SOURCES } from "../sources/index.ts";
 import { QUERIES } from "./queries.ts";
 import { embeddedAssets, syntheticCatalogue } from "./scale-catalogue.ts";
 
@@ -46,54 +50,36 @@ function stage<T>(name: string, fn: () => T): { value: T; ms: number } | undefin
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
- * The query mix through `index.search` (the index query: every hit, ranked), in rounds over the
- * ten queries: at least 3 rounds, at most 10, no new round after `budgetMs`.
+ * The query mix as the service searches it with the seven indexed sources (core/search.ts
+ * searchAll: the index query, each source's first page, the ranking of the page; nothing leaves
+ * the process), in rounds over the ten queries: at least 3 rounds, at most 10, no new round after
+ * `budgetMs`. `hits`: each query's hits over all sources.
  */
-function queryMix(index: AssetIndex, budgetMs = 30_000) {
+async function queryMix(index: AssetIndex, budgetMs = 30_000) {
   const times: number[] = [];
   const hits: Record<string, number> = {};
   const started = performance.now();
   for (let round = 0; round < 10 && (round < 3 || performance.now() - started < budgetMs); round++) {
     for (const q of QUERIES) {
       const t = performance.now();
-      hits[q] = index.search(q).length;
+      const answer = await search(index, q);
       times.push(performance.now() - t);
+      hits[q] = answer.providers.reduce((sum, p) => sum + (p.total ?? 0), 0);
     }
   }
   times.sort((a, b) => a - b);
   return { searches: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxMs: times.at(-1)!, hits };
 }
 
-/**
- * The format `serialize` writes (gzip of `{"builtAt":…,"assets":[…]}`, byte for byte the same JSON),
- * written record by record: only for a catalogue `serialize` cannot write, so that the load can
- * still be tried on the file the engine would need. The engine is not changed.
- */
-async function writeStreaming(file: string, index: AssetIndex): Promise<void> {
-  const gzip = createGzip();
-  const out = gzip.pipe(createWriteStream(file));
-  const write = async (chunk: string) => {
-    if (!gzip.write(chunk)) await once(gzip, "drain");
-  };
-  await write(`{"builtAt":${JSON.stringify(index.builtAt)},"assets":[`);
-  for (let i = 0; i < [...index.records()].length; i += 1000) {
-    await write(
-      (i ? "," : "") +
-        [...index.records()]
-          .slice(i, i + 1000)
-          .map((a) => JSON.stringify(a))
-          .join(","),
-    );
-  }
-  await write("]}");
-  gzip.end();
-  await once(out, "finish");
-}
+const runtime = createRuntime(loadConfig({ RATE_LIMIT_PER_MINUTE: "0" }), { replay: new ReplayDispatcher() });
+const breakers = new BreakerRegistry();
+const INDEXED = SOURCES.filter((s) => s.mode === "indexed");
+const search = (index: AssetIndex, q: string) => searchAll(SearchParams.parse({ q }), { sources: INDEXED, index, runtime, breakers });
 
 async function build(n: number, seed: number, file: string) {
   const real = embeddedAssets();
   const generated = stage("generate", () => {
-    const assets: Asset[] = [];
+    const assets = [];
     for (const a of syntheticCatalogue(real, n, seed)) assets.push(a);
     return assets;
   });
@@ -104,68 +90,50 @@ async function build(n: number, seed: number, file: string) {
   generated.value.length = 0;
   const index = built.value;
   const rssBuilt = rssMiB();
-  // Private to the engine; read here only to describe the catalogue.
-  const { words, terms } = index as unknown as { words: { size: number }; terms: { size: number } };
-  const serialized = stage("serialize", () => index.serialize());
-  let streamedMs: number | undefined;
-  if (serialized) writeFileSync(file, serialized.value);
-  else {
-    say({ stage: "write the same format record by record (bench fallback)" });
-    const started = performance.now();
-    await writeStreaming(file, index);
-    streamedMs = performance.now() - started;
-  }
-  // Without a file the engine can load, its query speed is still worth knowing: measured here, on the built index.
-  const inBuildProcess = serialized ? undefined : stage("query mix in the building process", () => queryMix(index))?.value;
+  const written = stage("write the index file", () => index.write(file));
   say({
     result: {
       assets: index.documentCount,
-      distinctWords: words.size,
-      distinctTerms: terms.size,
       generateMs: generated.ms,
       buildMs: built.ms,
-      serializeMs: serialized?.ms,
-      streamedWriteMs: streamedMs,
-      fileBytes: statSync(file).size,
+      writeMs: written?.ms,
+      fileBytes: written ? statSync(file).size : undefined,
       rssAfterGenerateMiB: rssGenerated,
       rssAfterBuildMiB: rssBuilt,
       peakRssMiB: peakMiB(),
       heapLimitMiB: mib(getHeapStatistics().heap_size_limit),
-      inBuildProcess,
     },
   });
 }
 
-function load(file: string) {
-  const read = stage("read the file", () => readFileSync(file));
-  if (!read) return;
-  const loaded = stage("AssetIndex.deserialize", () => AssetIndex.deserialize(read.value));
-  if (!loaded) {
-    say({ result: { readMs: read.ms, fileBytes: read.value.length, peakRssMiB: peakMiB() } });
-    return;
-  }
-  const index = loaded.value;
-  const rssAfterLoad = rssMiB();
-  const first = stage("first query", () => index.search(QUERIES[0]!));
+async function load(file: string) {
+  const opened = stage("AssetIndex.open", () => AssetIndex.open(file));
+  if (!opened) return;
+  const index = opened.value;
+  const rssAfterOpen = rssMiB();
+  say({ stage: "first search" });
+  const firstStarted = performance.now();
+  await search(index, QUERIES[0]!);
   // performance.now() counts from this process's start: the first complete answer of the index.
   say({ firstAnswer: performance.now() });
-  const mix = stage("query mix", () => queryMix(index));
+  const firstQueryMs = performance.now() - firstStarted;
+  say({ stage: "query mix" });
+  const mix = await queryMix(index);
   say({
     result: {
       assets: index.documentCount,
-      readMs: read.ms,
-      deserializeMs: loaded.ms,
-      firstQueryMs: first?.ms,
-      rssAfterLoadMiB: rssAfterLoad,
+      openMs: opened.ms,
+      firstQueryMs,
+      rssAfterOpenMiB: rssAfterOpen,
       rssAfterQueriesMiB: rssMiB(),
       peakRssMiB: peakMiB(),
       heapLimitMiB: mib(getHeapStatistics().heap_size_limit),
-      mix: mix?.value,
+      mix,
     },
   });
 }
 
 const [mode, ...args] = process.argv.slice(2);
 if (mode === "build") await build(Number(args[0]), Number(args[1]), args[2]!);
-else if (mode === "load") load(args[0]!);
+else if (mode === "load") await load(args[0]!);
 else throw new Error(`usage: build <n> <seed> <file> | load <file>`);

@@ -1,12 +1,13 @@
 /**
- * `npm run bench:scale`: the current index engine (core/search-index.ts AssetIndex) on synthetic
- * catalogues of 100,000 and 1,000,000 assets made from the embedded index's real records
- * (bench/scale-catalogue.ts). For each size:
- * - build: a child process generates the records, then AssetIndex.build + serialize, timed, and
- *   writes the file (under the system's temporary folder, removed afterwards);
- * - load: a fresh child process reads the file and deserializes it (cold load), then answers the
- *   bench query mix (bench/queries.ts) through `index.search`: RSS after load, time from the
- *   spawn of the process to its first complete answer, query p50/p95.
+ * `npm run bench:scale`: the index engine (core/search-index.ts AssetIndex over its index file,
+ * core/index-file.ts) on synthetic catalogues of 100,000 and 1,000,000 assets made from the
+ * embedded index's real records (bench/scale-catalogue.ts). For each size:
+ * - build: a child process generates the records, then AssetIndex.build and the index file
+ *   written, timed (under the system's temporary folder, removed afterwards);
+ * - load: a fresh child process opens the file in place (cold load), then searches the bench
+ *   query mix (bench/queries.ts) as the service does with its seven indexed sources: RSS after
+ *   opening and after the mix, time from the spawn of the process to its first complete answer,
+ *   search p50/p95.
  * The children are bench/scale-child.ts bundled by esbuild and run by plain node (as the built
  * server runs): no TypeScript transform in their start or their memory. The build child may use a
  * 16 GiB heap (the pipeline runs offline); the load child has node's default, as the server has.
@@ -97,43 +98,29 @@ function problems(run: ChildRun, label: string): string[] {
 
 async function benchSize(n: number, dir: string) {
   console.log(`\n${n.toLocaleString("en")} assets`);
-  const file = join(dir, `index-${n}.json.gz`);
+  const file = join(dir, `index-${n}.db`);
   const built = await runChild(["build", String(n), String(SEED), file], [`--max-old-space-size=${BUILD_HEAP_MIB}`], "build");
   const b = built.result ?? {};
-  const buildAndSerialize = typeof b.buildMs === "number" && typeof b.serializeMs === "number" ? b.buildMs + b.serializeMs : undefined;
   console.log(
-    `  build (AssetIndex.build + serialize)  ${ms(buildAndSerialize)} (build ${ms(b.buildMs)}, serialize ${ms(b.serializeMs)}; generating the records ${ms(b.generateMs)}, not counted)`,
+    `  build (AssetIndex.build + write)      ${ms(typeof b.buildMs === "number" && typeof b.writeMs === "number" ? b.buildMs + b.writeMs : undefined)} (build ${ms(b.buildMs)}, write ${ms(b.writeMs)}; generating the records ${ms(b.generateMs)}, not counted)`,
   );
-  if (b.streamedWriteMs !== undefined) console.log(`  the same format written record by record by the bench instead: ${ms(b.streamedWriteMs)}`);
-  console.log(`  file size                             ${MB(b.fileBytes)} (gzip)`);
-  console.log(
-    `  build process RSS                     ${b.rssAfterBuildMiB ?? "—"} MiB after build, peak ${b.peakRssMiB ?? "—"} MiB; ${b.distinctWords ?? "—"} distinct words, ${b.distinctTerms ?? "—"} terms with the pairs`,
-  );
-  const inBuild = b.inBuildProcess as { p50Ms: number; p95Ms: number; searches: number } | undefined;
-  if (inBuild)
-    console.log(
-      `  query mix on the built index (in the building process, no loadable file): p50 ${ms(inBuild.p50Ms)}, p95 ${ms(inBuild.p95Ms)} (${inBuild.searches} searches)`,
-    );
+  console.log(`  file size                             ${MB(b.fileBytes)} (SQLite, not compressed)`);
+  console.log(`  build process RSS                     ${b.rssAfterBuildMiB ?? "—"} MiB after build, peak ${b.peakRssMiB ?? "—"} MiB`);
   for (const line of problems(built, "build")) console.log(line);
   if (b.fileBytes === undefined) return { n, build: built, load: undefined };
 
   const loaded = await runChild(["load", file], [], "load");
   const l = loaded.result ?? {};
-  if (l.deserializeMs === undefined) {
-    console.log(`  cold load: no index (the file of ${MB(l.fileBytes)} was read in ${ms(l.readMs)}; peak RSS ${l.peakRssMiB ?? "—"} MiB)`);
-    for (const line of problems(loaded, "load")) console.log(line);
-    return { n, build: built, load: loaded };
-  }
   const mix = l.mix as { p50Ms: number; p95Ms: number; maxMs: number; searches: number } | undefined;
-  console.log(`  cold load (deserialize)               ${ms(l.deserializeMs)} (reading the file ${ms(l.readMs)} before)`);
+  console.log(`  cold load (AssetIndex.open)           ${ms(l.openMs)}`);
   console.log(
-    `  RSS after load                        ${l.rssAfterLoadMiB ?? "—"} MiB (peak ${l.peakRssMiB ?? "—"} MiB, heap limit ${l.heapLimitMiB ?? "—"} MiB)`,
+    `  RSS                                   ${l.rssAfterOpenMiB ?? "—"} MiB after opening, ${l.rssAfterQueriesMiB ?? "—"} MiB after the mix (peak ${l.peakRssMiB ?? "—"} MiB)`,
   );
   console.log(
-    `  first complete answer after start     ${ms(loaded.firstAnswerAfterSpawnMs)} (spawn to the first index.search answer; that query ${ms(l.firstQueryMs)})`,
+    `  first complete answer after start     ${ms(loaded.firstAnswerAfterSpawnMs)} (spawn to the first search's answer; that search ${ms(l.firstQueryMs)})`,
   );
   console.log(
-    `  query p50 / p95                       ${ms(mix?.p50Ms)} / ${ms(mix?.p95Ms)} (max ${ms(mix?.maxMs)}, ${mix?.searches ?? 0} searches of the mix)`,
+    `  search p50 / p95                      ${ms(mix?.p50Ms)} / ${ms(mix?.p95Ms)} (max ${ms(mix?.maxMs)}, ${mix?.searches ?? 0} searches of the mix)`,
   );
   for (const line of problems(loaded, "load")) console.log(line);
   return { n, build: built, load: loaded };

@@ -19,7 +19,7 @@ export const INDEX_FILE_FORMAT = 1;
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE columns (name TEXT PRIMARY KEY, "values" TEXT NOT NULL, codes BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL, docs BLOB NOT NULL, saturations BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL, docs BLOB NOT NULL, saturations BLOB NOT NULL, starts BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE words (word TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE assets (doc INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL);
 `;
@@ -58,8 +58,8 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
       for (const [key, value] of Object.entries(facts)) meta.run(key, JSON.stringify(value));
       const column = db.prepare("INSERT INTO columns VALUES (?, ?, ?)");
       for (const name of COLUMN_NAMES) column.run(name, JSON.stringify(store.columns[name].values), bytesOf(store.columns[name].codes));
-      const term = db.prepare("INSERT INTO terms VALUES (?, ?, ?, ?)");
-      for (const [t, p] of store.terms) term.run(t, p.docs.length, bytesOf(p.docs), bytesOf(p.saturations));
+      const term = db.prepare("INSERT INTO terms VALUES (?, ?, ?, ?, ?)");
+      for (const [t, p] of store.terms) term.run(t, p.docs.length, bytesOf(p.docs), bytesOf(p.saturations), bytesOf(p.starts));
       const word = db.prepare("INSERT INTO words VALUES (?)");
       for (const w of store.words.keys()) word.run(w);
       const record = db.prepare("INSERT INTO assets VALUES (?, ?, ?)");
@@ -102,7 +102,7 @@ export class FileStore implements IndexStore {
       rows.map((r): [string, Column] => [r.name, { values: JSON.parse(r.values) as string[], codes: typed(r.codes, Uint16Array) }]),
     ) as Columns;
     this.statements = {
-      postings: this.db.prepare("SELECT docs, saturations FROM terms WHERE term = ?"),
+      postings: this.db.prepare("SELECT docs, saturations, starts FROM terms WHERE term = ?"),
       df: this.db.prepare("SELECT df FROM terms WHERE term = ?").pluck(),
       prefixed: this.db.prepare("SELECT word FROM words WHERE word > ? AND word < ?").pluck(),
       words: this.db.prepare("SELECT word FROM words").pluck(),
@@ -131,8 +131,8 @@ export class FileStore implements IndexStore {
   }
 
   postings(term: string): Postings | undefined {
-    const row = this.statements.postings.get(term) as { docs: Buffer; saturations: Buffer } | undefined;
-    return row && { docs: typed(row.docs, Uint32Array), saturations: typed(row.saturations, Float64Array) };
+    const row = this.statements.postings.get(term) as { docs: Buffer; saturations: Buffer; starts: Buffer } | undefined;
+    return row && { docs: typed(row.docs, Uint32Array), saturations: typed(row.saturations, Float64Array), starts: typed(row.starts, Uint32Array) };
   }
 
   asset(doc: number): Asset {

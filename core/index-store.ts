@@ -7,10 +7,27 @@ import type { Asset } from "./schemas/index.ts";
 import { type Vocabulary, vocabularyOf } from "./term-table.ts";
 import { analyze, FIELDS } from "./text/analyze.ts";
 
-/** A term's documents, ascending, and for each the term's weighted field saturation there (query-independent, so computed once). */
+/**
+ * A term's documents and for each the term's weighted field saturation there (query-independent,
+ * so computed once), grouped by source and within a source best first (saturation, then document
+ * number): the documents of the source of code `c` are `docs[starts[c]]` to `docs[starts[c + 1] - 1]`,
+ * so a search may read a source's best only, or skip a source it does not ask.
+ */
 export interface Postings {
   docs: Uint32Array;
   saturations: Float64Array;
+  starts: Uint32Array;
+}
+
+/** A term's postings as found in document order, arranged by source, best first (see Postings). */
+function arranged(docs: readonly number[], saturations: readonly number[], source: Column): Postings {
+  const order = docs
+    .map((_, i) => i)
+    .sort((i, j) => source.codes[docs[i]!]! - source.codes[docs[j]!]! || saturations[j]! - saturations[i]! || docs[i]! - docs[j]!);
+  const starts = new Uint32Array(source.values.length + 1);
+  for (const doc of docs) starts[source.codes[doc]! + 1]!++;
+  for (let c = 1; c < starts.length; c++) starts[c]! += starts[c - 1]!;
+  return { docs: Uint32Array.from(order, (i) => docs[i]!), saturations: Float64Array.from(order, (i) => saturations[i]!), starts };
 }
 
 /**
@@ -103,8 +120,8 @@ export class MemoryStore implements IndexStore {
         } else lists.set(term, { docs: [i], saturations: [saturation] });
       }
     });
-    for (const [term, list] of lists) this.terms.set(term, { docs: Uint32Array.from(list.docs), saturations: Float64Array.from(list.saturations) });
     this.columns = columnsOf(this.assets);
+    for (const [term, list] of lists) this.terms.set(term, arranged(list.docs, list.saturations, this.columns.provider));
     this.carrying = carryingOf(this.assets);
     this.vocabulary = vocabularyOf(this.words);
   }

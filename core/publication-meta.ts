@@ -54,7 +54,7 @@ const INDEX_FILE_META: NonNullable<IndexMeta["indexFile"]> = {
   name: INDEX_FILE,
   format: INDEX_FILE_FORMAT,
   engine:
-    "SQLite 3 (better-sqlite3), read in place: tables meta, columns (per-document codes), terms (postings with their field saturations), words, assets (the records as JSON); written by core/index-file.ts",
+    "SQLite 3 (better-sqlite3), read in place: tables meta, columns (per-document codes), terms (postings with their field saturations, by source, best first), words, assets (the records as JSON); written by core/index-file.ts",
 };
 
 /** The meta of a set: its build time, the engine, its counts and every other file's size and sha256 (by name). */

@@ -26,6 +26,29 @@ export interface IndexHit {
   match: DocMatch;
 }
 
+/**
+ * How many postings of a term a bounded search reads per source: the source's best for the term
+ * (core/index-store.ts Postings). Past it a broad word over a large index would cost a search
+ * more than the page it fills; below it (every term of the embedded catalogue) nothing changes.
+ */
+export const BEST_POSTINGS_PER_SOURCE = 10_000;
+
+/** `limit`: read at most this many postings of a term per source, its best (the totals become lower bounds where that cuts); no limit by default. */
+export interface FindOptions {
+  wish?: TypeWish;
+  limit?: number;
+}
+
+/** How one search reads postings (AssetIndex.accumulate). */
+interface Accumulation {
+  matches: MatchTable;
+  /** Per document, its slot in `matches`, or negative for none (it may open one). */
+  slotOf: (doc: number) => number;
+  sources: readonly boolean[];
+  limit: number;
+  cut: Set<number>;
+}
+
 /** An asset found by its type alone, by a query of type words only. */
 const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 0 };
 /** A hit's slot when its match is not in the match table. */
@@ -47,6 +70,8 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
   const wished = provider.values.map((p) => types.map((t) => isWished({ type: t, provider: p }, wish)));
   const { keep } = filter;
   return {
+    /** Per source code, whether the filter lets it through: the postings of the others are skipped. */
+    sources: sourceOk,
     passes: (doc: number): boolean => {
       const p = provider.codes[doc]!;
       return (
@@ -74,6 +99,8 @@ export class IndexResult {
   private readonly keys: number[] = [];
   /** Hits holding every required word: whether typos are worth a look (core/query-plan.ts gateTypos). */
   complete = 0;
+  /** Codes of the sources some term's postings were cut for (a bounded search). */
+  readonly cut = new Set<number>();
 
   constructor(
     private readonly store: IndexStore,
@@ -99,6 +126,11 @@ export class IndexResult {
     return new Map(values.map((v, i) => [v, counts[i]!] as const).filter(([, n]) => n > 0));
   }
 
+  /** The sources whose totals are lower bounds: a bounded search left some of their postings unread. */
+  atLeast(): Set<string> {
+    return new Set([...this.cut].map((c) => this.store.columns.provider.values[c]!));
+  }
+
   /** Best first; equal keys in document order, which is tie order. */
   private readonly compare = (i: number, j: number) => this.keys[i]! - this.keys[j]! || this.docs[i]! - this.docs[j]!;
 
@@ -113,28 +145,33 @@ export class IndexResult {
   }
 
   /**
-   * The first `n` hits of each source, best first. Each source's best are kept in a buffer cut back
-   * to `n` whenever it grows past twice that: no sort of every hit.
+   * The first `n` hits of each source, best first. Each source keeps its best in a buffer cut back
+   * to `n` whenever it grows past twice that, and once it holds `n`, a hit not better than its
+   * `n`-th is passed over at once: no sort of every hit.
    */
   top(n: number): IndexHit[] {
     if (n <= 0) return [];
     const { codes } = this.store.columns.provider;
-    const buffers = new Map<number, number[]>();
-    const cut = (buffer: number[]) => buffer.sort(this.compare).splice(n);
+    const bests = new Map<number, { kept: number[]; bar: number }>();
+    const cut = (best: { kept: number[]; bar: number }) => {
+      best.kept.sort(this.compare).splice(n);
+      if (best.kept.length === n) best.bar = best.kept[n - 1]!;
+    };
     for (let i = 0; i < this.docs.length; i++) {
       const source = codes[this.docs[i]!]!;
-      let buffer = buffers.get(source);
-      if (!buffer) {
-        buffer = [];
-        buffers.set(source, buffer);
+      let best = bests.get(source);
+      if (!best) {
+        best = { kept: [], bar: -1 };
+        bests.set(source, best);
       }
-      buffer.push(i);
-      if (buffer.length >= 2 * n + 256) cut(buffer);
+      if (best.bar >= 0 && this.compare(i, best.bar) >= 0) continue;
+      best.kept.push(i);
+      if (best.kept.length >= 2 * n + 16) cut(best);
     }
     const kept: number[] = [];
-    for (const buffer of buffers.values()) {
-      cut(buffer);
-      kept.push(...buffer);
+    for (const best of bests.values()) {
+      cut(best);
+      kept.push(...best.kept);
     }
     return this.hits(kept.sort(this.compare));
   }
@@ -242,7 +279,7 @@ export class AssetIndex implements CorpusStats {
 
   /** Every hit of `find`, best first. */
   search(query: string | QueryPlan, filter: IndexFilter = {}, wish?: TypeWish): IndexHit[] {
-    return this.find(query, filter, wish).all();
+    return this.find(query, filter, { wish }).all();
   }
 
   /**
@@ -251,10 +288,11 @@ export class AssetIndex implements CorpusStats {
    * finds every asset; one of type words only, every asset of the wished types and every asset
    * holding one of the words. `wish` defaults to the type words' types.
    */
-  find(query: string | QueryPlan, filter: IndexFilter = {}, wish?: TypeWish): IndexResult {
+  find(query: string | QueryPlan, filter: IndexFilter = {}, options: FindOptions = {}): IndexResult {
     const plan = typeof query === "string" ? planQuery(query) : query;
-    const tests = docTests(this.store, filter, wish ?? typeWish([], plan, new Set()));
-    return plan.words.length ? this.matching(plan, tests) : this.browsing(tests);
+    const tests = docTests(this.store, filter, options.wish ?? typeWish([], plan, new Set()));
+    if (!plan.words.length) return this.browsing(tests);
+    return this.matching(plan, tests, options.limit ?? Number.POSITIVE_INFINITY);
   }
 
   private browsing(tests: ReturnType<typeof docTests>): IndexResult {
@@ -269,7 +307,7 @@ export class AssetIndex implements CorpusStats {
    * Term by term over the postings of the terms the plan meets. While some word is required, terms
    * standing only for type words add to the documents other terms found but find none themselves.
    */
-  private matching(plan: QueryPlan, tests: ReturnType<typeof docTests>): IndexResult {
+  private matching(plan: QueryPlan, tests: ReturnType<typeof docTests>, limit: number): IndexResult {
     const anyRequired = plan.words.some((w) => w.required);
     const matches = new MatchTable(plan.words.length, 64);
     const weights = wordWeights(plan, this);
@@ -289,8 +327,10 @@ export class AssetIndex implements CorpusStats {
     try {
       const table = [...termTable(plan, this.store.vocabulary)];
       const finds = (uses: TermUse[]) => !anyRequired || uses.some((u) => u.words.some((w) => plan.words[w]!.required));
-      for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, matches, found);
-      for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, matches, seen);
+      const read = { matches, sources: tests.sources, limit, cut: result.cut };
+      for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, { ...read, slotOf: found });
+      // Terms that find nothing add to what the others found: their cut changes no total.
+      for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, { ...read, slotOf: seen, cut: new Set() });
 
       const kept = keeps(plan);
       const match = { ...NO_MATCH };
@@ -311,13 +351,19 @@ export class AssetIndex implements CorpusStats {
     return result;
   }
 
-  private accumulate(term: string, uses: TermUse[], matches: MatchTable, slotOf: (doc: number) => number): void {
+  /** A term's postings into the match table: of each source asked, its first `limit` (its best), the sources cut for noted. */
+  private accumulate(term: string, uses: TermUse[], read: Accumulation): void {
     const postings = this.store.postings(term);
     if (!postings) return;
-    const { docs, saturations } = postings;
-    for (let j = 0; j < docs.length; j++) {
-      const slot = slotOf(docs[j]!);
-      if (slot >= 0) for (const use of uses) matches.add(slot, use, saturations[j]!);
+    const { docs, saturations, starts } = postings;
+    for (let source = 0; source + 1 < starts.length; source++) {
+      if (!read.sources[source]) continue;
+      const end = Math.min(starts[source + 1]!, starts[source]! + read.limit);
+      if (end < starts[source + 1]!) read.cut.add(source);
+      for (let j = starts[source]!; j < end; j++) {
+        const slot = read.slotOf(docs[j]!);
+        if (slot >= 0) for (const use of uses) read.matches.add(slot, use, saturations[j]!);
+      }
     }
   }
 }

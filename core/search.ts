@@ -19,7 +19,7 @@ import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
 import { type RankCandidate, rank } from "./ranking.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Asset, ProviderReport, SearchParams, SearchResponse, SearchStreamIndex, SearchStreamSource } from "./schemas/index.ts";
-import type { AssetIndex, IndexHit } from "./search-index.ts";
+import { type AssetIndex, BEST_POSTINGS_PER_SOURCE, type IndexHit } from "./search-index.ts";
 import type { IndexedSource, LiveSource, Source, SourceQuery } from "./source.ts";
 import { toSourceError } from "./source-error.ts";
 import { timeBox } from "./time-box.ts";
@@ -89,8 +89,13 @@ interface IndexedOutcome {
   plan: QueryPlan;
 }
 
-/** Indexed sources: one index query and its one ranking, then each source's own slice at the per-source offset. */
-function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex): IndexedOutcome {
+/**
+ * Indexed sources: one index query and its one ranking, then each source's own slice at the
+ * per-source offset. In relevance order without facets or filters reading the records, the index
+ * reads each term's best postings per source only (BEST_POSTINGS_PER_SOURCE); any other search
+ * needs every hit.
+ */
+function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex, facets: boolean): IndexedOutcome {
   const wanted = query.offset + query.limit;
   if (!sources.length) return { outcomes: [], everyHit: () => [], candidates: [], plan: gateTypos(plan, 0, wanted) };
   const filterNames = activeFilters(query.filters);
@@ -103,12 +108,15 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
     downloadable: query.downloadable,
     ...(filterNames.length ? { keep: (a: Asset) => passesFilters(a, query.filters, filterNames) } : {}),
   };
-  let found = index.find(plan, filter, wish);
+  const bounded = query.sort === "relevance" && !facets && !filterNames.length;
+  const options = { wish, ...(bounded ? { limit: BEST_POSTINGS_PER_SOURCE } : {}) };
+  let found = index.find(plan, filter, options);
   const searched = gateTypos(plan, found.complete, wanted);
-  if (searched.typos) found = index.find(searched, filter, wish);
+  if (searched.typos) found = index.find(searched, filter, options);
   // In relevance order only each source's first pages are read; another order reads every hit to sort it.
   const hits = query.sort === "relevance" ? found.top(wanted) : sortHits(found.all(), query.sort);
   const totals = found.totals();
+  const atLeast = found.atLeast();
   const tookMs = Math.round(performance.now() - started);
   const bySource = new Map<string, IndexHit[]>();
   for (const h of hits) {
@@ -120,7 +128,8 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
   const outcomes = sources.map((source) => {
     const listings = (bySource.get(source.id) ?? []).slice(query.offset, query.offset + query.limit).map((h) => h.asset);
     for (const a of listings) pages.add(a);
-    return { report: report(source, { status: "ok", count: listings.length, total: totals.get(source.id) ?? 0, tookMs }), listings };
+    const total = { total: totals.get(source.id) ?? 0, ...(atLeast.has(source.id) ? { totalAtLeast: true } : {}) };
+    return { report: report(source, { status: "ok", count: listings.length, ...total, tookMs }), listings };
   });
   const onPages = hits.filter((h) => pages.has(h.asset));
   const candidates = onPages.map((h, i) => ({ asset: h.asset, match: h.match, sourceRank: i, sourceCount: onPages.length }));
@@ -263,7 +272,7 @@ export async function searchAll(params: SearchParams, deps: SearchDeps, options:
 
   const plan = planQuery(query.q);
   const wish = typeWish(params.type, plan, new Set(deps.sources.filter((s) => s.unit === "packs").map((s) => s.id)));
-  const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index);
+  const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index, params.facets === true);
   outcomes.push(...fromIndex.outcomes);
 
   const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planQuery } from "../core/query-plan.ts";
 import { AssetIndex, type IndexFilter } from "../core/search-index.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 import { loadJudgedSet } from "./relevance/judged-set.ts";
 import { loadCatalogue } from "./relevance/pool.ts";
 
@@ -95,5 +96,40 @@ describe("IndexResult.top", () => {
     for (const h of found.all()) counts.set(h.asset.provider, (counts.get(h.asset.provider) ?? 0) + 1);
     expect(found.totals()).toEqual(counts);
     expect(found.count).toBe(found.all().length);
+  });
+});
+
+describe("a bounded find", () => {
+  // Titles of growing length: the shorter the title, the higher "rock"'s saturation in it.
+  const long = (n: number) => `Rock ${"old ".repeat(n)}`.trim();
+  const index = AssetIndex.build([
+    ...[0, 1, 2, 3, 4, 5].map((n) => syntheticAsset("a", `a${n}`, { title: long(n) })),
+    ...[0, 1].map((n) => syntheticAsset("b", `b${n}`, { title: long(n) })),
+  ]);
+
+  it("reads each source's best postings of a term only, and says whose totals are lower bounds", () => {
+    const unbounded = index.find("rock");
+    const bounded = index.find("rock", {}, { limit: 3 });
+    expect(bounded.totals()).toEqual(
+      new Map([
+        ["a", 3],
+        ["b", 2],
+      ]),
+    );
+    expect(bounded.atLeast()).toEqual(new Set(["a"]));
+    expect(unbounded.atLeast()).toEqual(new Set());
+    expect(bounded.top(10).map((h) => h.asset.id)).toEqual(["a:a0", "b:b0", "a:a1", "b:b1", "a:a2"]);
+    expect(bounded.top(10).map((h) => h.asset.id)).toEqual(
+      unbounded
+        .top(10)
+        .map((h) => h.asset.id)
+        .filter((id) => !["a:a3", "a:a4", "a:a5"].includes(id)),
+    );
+  });
+
+  it("skips the postings of the sources the filter leaves out", () => {
+    const found = index.find("rock", { providers: new Set(["b"]) }, { limit: 1 });
+    expect(found.totals()).toEqual(new Map([["b", 1]]));
+    expect(found.atLeast()).toEqual(new Set(["b"]));
   });
 });

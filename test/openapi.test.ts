@@ -132,7 +132,7 @@ describe("OpenAPI document", () => {
       else if (body === SCHEMA) expect(response.content).toEqual({ "application/schema+json": { schema: { type: "object" } } });
       // IndexMeta lives in core/published.ts, not core/schemas: inlined, with its fields.
       else if (body === META)
-        expect(Object.keys(response.content["application/json"].schema.properties)).toEqual(["format", "builtAt", "engine", "counts", "files"]);
+        expect(Object.keys(response.content["application/json"].schema.properties)).toEqual(["format", "builtAt", "engine", "counts", "files", "indexFile"]);
       else expect(response.content["application/json"].schema, `${key} ${code}`).toEqual({ $ref: `#/components/schemas/${body}` });
     }
   });

@@ -11,6 +11,10 @@ export const ProviderReport = z
     status: ProviderStatus,
     count: z.int().min(0),
     total: z.int().min(0).optional(),
+    totalAtLeast: z
+      .boolean()
+      .optional()
+      .describe("true when `total` is a lower bound: the index read only the best matches of each word for this source (a very broad word over a large index)"),
     searchUrl: z.url().optional(),
     error: z.string().optional(),
     tookMs: z.int().min(0),
