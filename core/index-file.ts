@@ -19,12 +19,20 @@ export const INDEX_FILE_FORMAT = 1;
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE columns (name TEXT PRIMARY KEY, "values" TEXT NOT NULL, codes BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL, docs BLOB NOT NULL, saturations BLOB NOT NULL, starts BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE postings (term TEXT NOT NULL, source INTEGER NOT NULL, chunk INTEGER NOT NULL, count INTEGER NOT NULL, docs BLOB NOT NULL, saturations BLOB NOT NULL, PRIMARY KEY (term, source, chunk)) WITHOUT ROWID;
 CREATE TABLE words (word TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE assets (doc INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL);
 `;
 
 const bytesOf = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/**
+ * A source's postings of a term are stored in rows of this many, best first, so a search that reads
+ * a source's best (core/search-index.ts BEST_POSTINGS_PER_SOURCE) reads those rows only: SQLite
+ * reads a value whole, and a common word's postings over a million assets are megabytes.
+ */
+const CHUNK = 4096;
 
 /** A typed array over a blob: a view when the blob's offset allows it, else a copy. */
 function typed<T extends Uint16Array | Uint32Array | Float64Array>(
@@ -58,8 +66,17 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
       for (const [key, value] of Object.entries(facts)) meta.run(key, JSON.stringify(value));
       const column = db.prepare("INSERT INTO columns VALUES (?, ?, ?)");
       for (const name of COLUMN_NAMES) column.run(name, JSON.stringify(store.columns[name].values), bytesOf(store.columns[name].codes));
-      const term = db.prepare("INSERT INTO terms VALUES (?, ?, ?, ?, ?)");
-      for (const [t, p] of store.terms) term.run(t, p.docs.length, bytesOf(p.docs), bytesOf(p.saturations), bytesOf(p.starts));
+      const term = db.prepare("INSERT INTO terms VALUES (?, ?)");
+      const chunk = db.prepare("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?)");
+      for (const [t, p] of store.terms) {
+        term.run(t, p.docs.length);
+        for (let source = 0; source < p.counts.length; source++) {
+          for (let at = p.starts[source]!, n = 0; at < p.starts[source + 1]!; at += CHUNK, n++) {
+            const end = Math.min(at + CHUNK, p.starts[source + 1]!);
+            chunk.run(t, source, n, p.counts[source]!, bytesOf(p.docs.subarray(at, end)), bytesOf(p.saturations.subarray(at, end)));
+          }
+        }
+      }
       const word = db.prepare("INSERT INTO words VALUES (?)");
       for (const w of store.words.keys()) word.run(w);
       const record = db.prepare("INSERT INTO assets VALUES (?, ?, ?)");
@@ -102,7 +119,7 @@ export class FileStore implements IndexStore {
       rows.map((r): [string, Column] => [r.name, { values: JSON.parse(r.values) as string[], codes: typed(r.codes, Uint16Array) }]),
     ) as Columns;
     this.statements = {
-      postings: this.db.prepare("SELECT docs, saturations, starts FROM terms WHERE term = ?"),
+      postings: this.db.prepare("SELECT source, count, docs, saturations FROM postings WHERE term = ? AND chunk < ? ORDER BY source, chunk"),
       df: this.db.prepare("SELECT df FROM terms WHERE term = ?").pluck(),
       prefixed: this.db.prepare("SELECT word FROM words WHERE word > ? AND word < ?").pluck(),
       words: this.db.prepare("SELECT word FROM words").pluck(),
@@ -130,9 +147,27 @@ export class FileStore implements IndexStore {
     return (this.statements.df.get(term) as number | undefined) ?? 0;
   }
 
-  postings(term: string): Postings | undefined {
-    const row = this.statements.postings.get(term) as { docs: Buffer; saturations: Buffer; starts: Buffer } | undefined;
-    return row && { docs: typed(row.docs, Uint32Array), saturations: typed(row.saturations, Float64Array), starts: typed(row.starts, Uint32Array) };
+  postings(term: string, limit = Number.POSITIVE_INFINITY): Postings | undefined {
+    const chunks = Number.isFinite(limit) ? Math.ceil(limit / CHUNK) : Number.MAX_SAFE_INTEGER;
+    const rows = this.statements.postings.all(term, chunks) as { source: number; count: number; docs: Buffer; saturations: Buffer }[];
+    if (!rows.length) return undefined;
+    const sources = this.columns.provider.values.length;
+    const starts = new Uint32Array(sources + 1);
+    const counts = new Uint32Array(sources);
+    for (const row of rows) {
+      starts[row.source + 1]! += row.docs.length / Uint32Array.BYTES_PER_ELEMENT;
+      counts[row.source] = row.count;
+    }
+    for (let c = 1; c < starts.length; c++) starts[c]! += starts[c - 1]!;
+    const docs = new Uint32Array(starts[sources]!);
+    const saturations = new Float64Array(starts[sources]!);
+    let at = 0;
+    for (const row of rows) {
+      docs.set(typed(row.docs, Uint32Array), at);
+      saturations.set(typed(row.saturations, Float64Array), at);
+      at += row.docs.length / Uint32Array.BYTES_PER_ELEMENT;
+    }
+    return { docs, saturations, starts, counts };
   }
 
   asset(doc: number): Asset {

@@ -17,6 +17,8 @@ export interface Postings {
   docs: Uint32Array;
   saturations: Float64Array;
   starts: Uint32Array;
+  /** Per source code, how many documents of that source hold the term: more than its group holds where a store read only the best. */
+  counts: Uint32Array;
 }
 
 /** A term's postings as found in document order, arranged by source, best first (see Postings). */
@@ -26,8 +28,9 @@ function arranged(docs: readonly number[], saturations: readonly number[], sourc
     .sort((i, j) => source.codes[docs[i]!]! - source.codes[docs[j]!]! || saturations[j]! - saturations[i]! || docs[i]! - docs[j]!);
   const starts = new Uint32Array(source.values.length + 1);
   for (const doc of docs) starts[source.codes[doc]! + 1]!++;
+  const counts = starts.slice(1);
   for (let c = 1; c < starts.length; c++) starts[c]! += starts[c - 1]!;
-  return { docs: Uint32Array.from(order, (i) => docs[i]!), saturations: Float64Array.from(order, (i) => saturations[i]!), starts };
+  return { docs: Uint32Array.from(order, (i) => docs[i]!), saturations: Float64Array.from(order, (i) => saturations[i]!), starts, counts };
 }
 
 /**
@@ -62,7 +65,8 @@ export interface IndexStore extends CorpusStats {
   readonly carrying: Readonly<Record<FilterKey, readonly string[]>>;
   /** The records' words, without the pairs written together: prefixes and typos are looked up here. */
   readonly vocabulary: Vocabulary;
-  postings(term: string): Postings | undefined;
+  /** A term's postings: of each source at least its best `limit` (all of them without a limit). */
+  postings(term: string, limit?: number): Postings | undefined;
   asset(doc: number): Asset;
   docOf(id: string): number | undefined;
   /** Every record, in document order. */

@@ -101,16 +101,21 @@ export class IndexResult {
   complete = 0;
   /** Codes of the sources some term's postings were cut for (a bounded search). */
   readonly cut = new Set<number>();
+  /** Hits per source code. */
+  private readonly counts: number[];
 
   constructor(
     private readonly store: IndexStore,
     private readonly matchOf: (slot: number) => DocMatch = () => NO_MATCH,
-  ) {}
+  ) {
+    this.counts = new Array<number>(store.columns.provider.values.length).fill(0);
+  }
 
   add(doc: number, slot: number, key: number, complete: boolean): void {
     this.docs.push(doc);
     this.slots.push(slot);
     this.keys.push(key);
+    this.counts[this.store.columns.provider.codes[doc]!]!++;
     if (complete) this.complete++;
   }
 
@@ -120,10 +125,7 @@ export class IndexResult {
 
   /** How many hits each source has. */
   totals(): Map<string, number> {
-    const { values, codes } = this.store.columns.provider;
-    const counts = new Array<number>(values.length).fill(0);
-    for (const doc of this.docs) counts[codes[doc]!]!++;
-    return new Map(values.map((v, i) => [v, counts[i]!] as const).filter(([, n]) => n > 0));
+    return new Map(this.store.columns.provider.values.map((v, i) => [v, this.counts[i]!] as const).filter(([, n]) => n > 0));
   }
 
   /** The sources whose totals are lower bounds: a bounded search left some of their postings unread. */
@@ -353,13 +355,13 @@ export class AssetIndex implements CorpusStats {
 
   /** A term's postings into the match table: of each source asked, its first `limit` (its best), the sources cut for noted. */
   private accumulate(term: string, uses: TermUse[], read: Accumulation): void {
-    const postings = this.store.postings(term);
+    const postings = this.store.postings(term, read.limit);
     if (!postings) return;
-    const { docs, saturations, starts } = postings;
+    const { docs, saturations, starts, counts } = postings;
     for (let source = 0; source + 1 < starts.length; source++) {
       if (!read.sources[source]) continue;
       const end = Math.min(starts[source + 1]!, starts[source]! + read.limit);
-      if (end < starts[source + 1]!) read.cut.add(source);
+      if (end - starts[source]! < counts[source]!) read.cut.add(source);
       for (let j = starts[source]!; j < end; j++) {
         const slot = read.slotOf(docs[j]!);
         if (slot >= 0) for (const use of uses) read.matches.add(slot, use, saturations[j]!);

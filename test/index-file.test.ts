@@ -133,3 +133,22 @@ describe("a bounded find", () => {
     expect(found.atLeast()).toEqual(new Set(["b"]));
   });
 });
+
+describe("an index file's postings in rows", () => {
+  it("reads a source's best postings row by row, as many rows as a limit needs, and all of them without one", () => {
+    // 9,000 rocks of one source, enough for three rows of postings (core/index-file.ts CHUNK), and two of another.
+    const assets = Array.from({ length: 9000 }, (_, i) => syntheticAsset("a", `a${i}`, { title: `Rock ${"old ".repeat(i % 7)}`.trim() }));
+    const big = AssetIndex.build([...assets, syntheticAsset("b", "b0", { title: "Rock" }), syntheticAsset("b", "b1", { title: "Rock old" })]);
+    const bigPath = join(dir, "big.db");
+    big.write(bigPath);
+    const opened = AssetIndex.open(bigPath);
+    for (const limit of [100, 5000, undefined]) {
+      const fromFile = opened.find("rock", {}, limit === undefined ? {} : { limit });
+      const fromMemory = big.find("rock", {}, limit === undefined ? {} : { limit });
+      expect(fromFile.totals(), `limit ${limit}`).toEqual(fromMemory.totals());
+      expect(fromFile.atLeast(), `limit ${limit}`).toEqual(limit === undefined ? new Set() : new Set(["a"]));
+      expect(fromFile.top(30).map((h) => h.asset.id)).toEqual(fromMemory.top(30).map((h) => h.asset.id));
+    }
+    expect(opened.find("rock", {}, { limit: 5000 }).totals().get("a")).toBe(5000);
+  });
+});
