@@ -24,17 +24,22 @@ export function createApp(deps: AppDeps): H3 {
 
   app.use(httpMetrics(deps.usage.metrics)); // first, so 401s and 429s are counted too
 
-  app.use(async (event, next) => {
+  app.use((event, next) => {
     const rules = rulesOf(event);
     requireHostHeader(event);
     if (!rules.anyHost) requireKnownHost(event, hosts);
     const preflight = rules.cors ? cors(event) : undefined;
     if (preflight) return preflight;
-    if (rules.api) {
-      await rateLimit?.consume(event);
+    if (!rules.api) return next();
+    // Synchronous unless a rate limit has to be asked: no promise per request for nothing.
+    if (!rateLimit) {
       requireApiKey(event, config.apiKey);
+      return next();
     }
-    return next();
+    return rateLimit.consume(event).then(() => {
+      requireApiKey(event, config.apiKey);
+      return next();
+    });
   });
 
   registerRoutes(app, deps);

@@ -1,4 +1,4 @@
-import type { H3Event } from "h3";
+import { type H3Event, HTTPResponse } from "h3";
 import { UpstreamError } from "../core/http/types.ts";
 import type { ErrorBody } from "../core/schemas/index.ts";
 
@@ -14,8 +14,13 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns any thrown value into the contract's JSON error response; never leaks a stack. */
-export function errorResponse(error: unknown, event: H3Event): Response {
+/**
+ * Turns any thrown value into the contract's JSON error response; never leaks a stack. The error's
+ * own headers and content type go over those staged before it was thrown (the rate limit's, CORS),
+ * and h3 writes the body with its length straight to the Node response (a web Response would be
+ * streamed to it in chunks).
+ */
+export function errorResponse(error: unknown, event: H3Event): HTTPResponse {
   const cause = (error as { cause?: unknown }).cause;
   const err = cause instanceof ApiError ? cause : error;
   let status = 500;
@@ -35,10 +40,8 @@ export function errorResponse(error: unknown, event: H3Event): Response {
     body = { error: status === 404 ? `no route for ${event.req.method} ${event.url.pathname}` : message || `HTTP ${status}` };
   }
   if (status >= 500 && !(err instanceof UpstreamError) && !(err instanceof ApiError)) console.error(err);
-  const res = new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
-  event.res.headers.forEach((value, key) => {
-    if (!res.headers.has(key)) res.headers.set(key, value);
-  });
-  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-  return res;
+  const staged = event.res.headers;
+  staged.set("content-type", "application/json; charset=utf-8");
+  for (const [k, v] of Object.entries(headers)) staged.set(k, v);
+  return new HTTPResponse(JSON.stringify(body), { status });
 }

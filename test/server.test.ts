@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AssetDetails, Catalog, CatalogHistory, ErrorBody, FileSelection, ProvidersResponse, SearchResponse } from "../core/schemas/index.ts";
-import { testApp } from "./helpers/app.ts";
+import { listen, testApp } from "./helpers/app.ts";
+import { rawRequest } from "./helpers/raw-request.ts";
 
 const json = async (res: Response) => res.json() as Promise<Record<string, unknown>>;
 
@@ -158,6 +159,24 @@ describe("sources, catalog and system", () => {
     expect(wrong.status).toBe(405);
     expect(await json(wrong)).toEqual({ error: "method POST not allowed on /v1/search" });
     expect(wrong.headers.get("allow")).toBe("GET, HEAD");
+  });
+
+  it("writes an error whole with its length, its own content type and headers over those staged before it", async () => {
+    const { app } = await testApp({ env: { RATE_LIMIT_PER_MINUTE: "1" } });
+    const server = await listen(app);
+    try {
+      await rawRequest(server.url, "GET", "/v1/providers");
+      const limited = await rawRequest(server.url, "GET", "/v1/providers", { origin: "http://app.example" });
+      expect(limited.status).toBe(429);
+      expect(limited.headers["transfer-encoding"]).toBeUndefined();
+      expect(limited.headers["content-length"]).toBe(String(Buffer.byteLength(limited.body)));
+      expect(limited.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(limited.headers["retry-after"]).toBe(String(ErrorBody.parse(JSON.parse(limited.body)).retryAfter));
+      expect(limited.headers["ratelimit-remaining"]).toBe("0");
+      expect(limited.headers["access-control-allow-origin"]).toBe("*");
+    } finally {
+      await server.close();
+    }
   });
 
   it("answers HEAD wherever it answers GET, as the Allow header says", async () => {

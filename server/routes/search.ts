@@ -11,7 +11,7 @@ const LISTED_AT = "see /v1/providers for the ids";
 export const searchRoute = get(
   "/v1/search",
   API,
-  (deps) => async (event) => {
+  (deps) => (event) => {
     const params = parseQuery(event, SearchParams);
     // The answer depends on Accept (JSON or the event stream): a cache must keep them apart.
     event.res.headers.append("vary", "accept");
