@@ -32,7 +32,7 @@ const bytesOf = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byte
  * a source's best (core/search-index.ts BEST_POSTINGS_PER_SOURCE) reads those rows only: SQLite
  * reads a value whole, and a common word's postings over a million assets are megabytes.
  */
-const CHUNK = 4096;
+export const POSTINGS_ROW = 4096;
 
 /** A typed array over a blob: a view when the blob's offset allows it, else a copy. */
 function typed<T extends Uint16Array | Uint32Array | Float64Array>(
@@ -71,8 +71,8 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
       for (const [t, p] of store.terms) {
         term.run(t, p.docs.length);
         for (let source = 0; source < p.counts.length; source++) {
-          for (let at = p.starts[source]!, n = 0; at < p.starts[source + 1]!; at += CHUNK, n++) {
-            const end = Math.min(at + CHUNK, p.starts[source + 1]!);
+          for (let at = p.starts[source]!, n = 0; at < p.starts[source + 1]!; at += POSTINGS_ROW, n++) {
+            const end = Math.min(at + POSTINGS_ROW, p.starts[source + 1]!);
             chunk.run(t, source, n, p.counts[source]!, bytesOf(p.docs.subarray(at, end)), bytesOf(p.saturations.subarray(at, end)));
           }
         }
@@ -148,7 +148,7 @@ export class FileStore implements IndexStore {
   }
 
   postings(term: string, limit = Number.POSITIVE_INFINITY): Postings | undefined {
-    const chunks = Number.isFinite(limit) ? Math.ceil(limit / CHUNK) : Number.MAX_SAFE_INTEGER;
+    const chunks = Number.isFinite(limit) ? Math.ceil(limit / POSTINGS_ROW) : Number.MAX_SAFE_INTEGER;
     const rows = this.statements.postings.all(term, chunks) as { source: number; count: number; docs: Buffer; saturations: Buffer }[];
     if (!rows.length) return undefined;
     const sources = this.columns.provider.values.length;

@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { CorpusStats } from "./bm25.ts";
 import type { FilterKey } from "./filters.ts";
-import { FileStore, writeIndexFile } from "./index-file.ts";
+import { FileStore, POSTINGS_ROW, writeIndexFile } from "./index-file.ts";
 import { type ColumnName, type IndexStore, MemoryStore } from "./index-store.ts";
 import { BROWSE_MATCH, type DocMatch, keeps, MatchTable, NO_MATCH, wordWeights } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
@@ -28,10 +28,11 @@ export interface IndexHit {
 
 /**
  * How many postings of a term a bounded search reads per source: the source's best for the term
- * (core/index-store.ts Postings). Past it a broad word over a large index would cost a search
- * more than the page it fills; below it (every term of the embedded catalogue) nothing changes.
+ * (core/index-store.ts Postings), two rows of an index file. Past it a broad word over a large
+ * index would cost a search more than the page it fills; below it (every term of the embedded
+ * catalogue) nothing changes.
  */
-export const BEST_POSTINGS_PER_SOURCE = 10_000;
+export const BEST_POSTINGS_PER_SOURCE = 2 * POSTINGS_ROW;
 
 /** `limit`: read at most this many postings of a term per source, its best (the totals become lower bounds where that cuts); no limit by default. */
 export interface FindOptions {
@@ -42,8 +43,11 @@ export interface FindOptions {
 /** How one search reads postings (AssetIndex.accumulate). */
 interface Accumulation {
   matches: MatchTable;
-  /** Per document, its slot in `matches`, or negative for none (it may open one). */
-  slotOf: (doc: number) => number;
+  /** Whether a document the term holds opens a slot (when it passes), or the term only adds to the slots others opened. */
+  opens: boolean;
+  passes: (doc: number) => boolean;
+  /** The documents given a slot or refused, to be reset after the search. */
+  touched: number[];
   sources: readonly boolean[];
   limit: number;
   cut: Set<number>;
@@ -94,9 +98,10 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
  * query over a large index costs its postings, not its records.
  */
 export class IndexResult {
-  private readonly docs: number[] = [];
-  private readonly slots: number[] = [];
-  private readonly keys: number[] = [];
+  private docs = new Int32Array(64);
+  private slots = new Int32Array(64);
+  private keys = new Float64Array(64);
+  private size = 0;
   /** Hits holding every required word: whether typos are worth a look (core/query-plan.ts gateTypos). */
   complete = 0;
   /** Codes of the sources some term's postings were cut for (a bounded search). */
@@ -112,15 +117,29 @@ export class IndexResult {
   }
 
   add(doc: number, slot: number, key: number, complete: boolean): void {
-    this.docs.push(doc);
-    this.slots.push(slot);
-    this.keys.push(key);
+    if (this.size === this.docs.length) this.grow();
+    this.docs[this.size] = doc;
+    this.slots[this.size] = slot;
+    this.keys[this.size] = key;
+    this.size++;
     this.counts[this.store.columns.provider.codes[doc]!]!++;
     if (complete) this.complete++;
   }
 
+  private grow(): void {
+    const docs = new Int32Array(this.size * 2);
+    docs.set(this.docs);
+    this.docs = docs;
+    const slots = new Int32Array(this.size * 2);
+    slots.set(this.slots);
+    this.slots = slots;
+    const keys = new Float64Array(this.size * 2);
+    keys.set(this.keys);
+    this.keys = keys;
+  }
+
   get count(): number {
-    return this.docs.length;
+    return this.size;
   }
 
   /** How many hits each source has. */
@@ -143,7 +162,7 @@ export class IndexResult {
 
   /** Every hit, best first. */
   all(): IndexHit[] {
-    return this.hits(this.keys.map((_, i) => i).sort(this.compare));
+    return this.hits(Array.from({ length: this.size }, (_, i) => i).sort(this.compare));
   }
 
   /**
@@ -159,7 +178,7 @@ export class IndexResult {
       best.kept.sort(this.compare).splice(n);
       if (best.kept.length === n) best.bar = best.kept[n - 1]!;
     };
-    for (let i = 0; i < this.docs.length; i++) {
+    for (let i = 0; i < this.size; i++) {
       const source = codes[this.docs[i]!]!;
       let best = bests.get(source);
       if (!best) {
@@ -316,23 +335,13 @@ export class AssetIndex implements CorpusStats {
     const result = new IndexResult(this.store, (slot) => matches.finish(slot, plan, weights));
     const { slotOf } = this;
     const touched: number[] = [];
-    const found = (doc: number) => {
-      let slot = slotOf[doc]!;
-      if (slot === UNSEEN) {
-        slot = tests.passes(doc) ? matches.open() : REFUSED;
-        slotOf[doc] = slot;
-        touched.push(doc);
-      }
-      return slot;
-    };
-    const seen = (doc: number) => slotOf[doc]!;
     try {
       const table = [...termTable(plan, this.store.vocabulary)];
       const finds = (uses: TermUse[]) => !anyRequired || uses.some((u) => u.words.some((w) => plan.words[w]!.required));
-      const read = { matches, sources: tests.sources, limit, cut: result.cut };
-      for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, { ...read, slotOf: found });
+      const read = { matches, passes: tests.passes, touched, sources: tests.sources, limit, cut: result.cut };
+      for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, { ...read, opens: true });
       // Terms that find nothing add to what the others found: their cut changes no total.
-      for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, { ...read, slotOf: seen, cut: new Set() });
+      for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, { ...read, opens: false, cut: new Set() });
 
       const kept = keeps(plan);
       const match = { ...NO_MATCH };
@@ -358,13 +367,23 @@ export class AssetIndex implements CorpusStats {
     const postings = this.store.postings(term, read.limit);
     if (!postings) return;
     const { docs, saturations, starts, counts } = postings;
+    // Locals, not the objects' fields: this loop runs once per posting.
+    const { slotOf } = this;
+    const { matches, opens, passes, touched } = read;
     for (let source = 0; source + 1 < starts.length; source++) {
       if (!read.sources[source]) continue;
       const end = Math.min(starts[source + 1]!, starts[source]! + read.limit);
       if (end - starts[source]! < counts[source]!) read.cut.add(source);
       for (let j = starts[source]!; j < end; j++) {
-        const slot = read.slotOf(docs[j]!);
-        if (slot >= 0) for (const use of uses) read.matches.add(slot, use, saturations[j]!);
+        const doc = docs[j]!;
+        let slot = slotOf[doc]!;
+        if (slot === UNSEEN && opens) {
+          slot = passes(doc) ? matches.open() : REFUSED;
+          slotOf[doc] = slot;
+          touched.push(doc);
+        }
+        if (slot < 0) continue;
+        for (let u = 0; u < uses.length; u++) matches.add(slot, uses[u]!, saturations[j]!);
       }
     }
   }
