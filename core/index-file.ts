@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import SearchableMap from "minisearch/SearchableMap";
 import type { FilterKey } from "./filters.ts";
-import { COLUMN_NAMES, type Column, type Columns, type IndexStore, type MemoryStore, type Postings } from "./index-store.ts";
+import { COLUMN_NAMES, type Column, type Columns, type IndexStore, type MemoryStore, type Postings, type PostingsPiece } from "./index-store.ts";
 import type { Asset } from "./schemas/index.ts";
 import { type Vocabulary, vocabularyOf } from "./term-table.ts";
 
@@ -68,14 +68,16 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
       for (const name of COLUMN_NAMES) column.run(name, JSON.stringify(store.columns[name].values), bytesOf(store.columns[name].codes));
       const term = db.prepare("INSERT INTO terms VALUES (?, ?)");
       const chunk = db.prepare("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?)");
-      for (const [t, p] of store.terms) {
-        term.run(t, p.docs.length);
-        for (let source = 0; source < p.counts.length; source++) {
-          for (let at = p.starts[source]!, n = 0; at < p.starts[source + 1]!; at += POSTINGS_ROW, n++) {
-            const end = Math.min(at + POSTINGS_ROW, p.starts[source + 1]!);
-            chunk.run(t, source, n, p.counts[source]!, bytesOf(p.docs.subarray(at, end)), bytesOf(p.saturations.subarray(at, end)));
+      for (const [t, postings] of store.terms) {
+        term.run(t, store.documentFrequency(t));
+        postings.forEach(({ pieces, count }, source) => {
+          for (const { docs, saturations } of pieces) {
+            for (let at = 0; at < docs.length; at += POSTINGS_ROW) {
+              const rows = [docs.subarray(at, at + POSTINGS_ROW), saturations.subarray(at, at + POSTINGS_ROW)].map(bytesOf);
+              chunk.run(t, source, at / POSTINGS_ROW, count, ...rows);
+            }
           }
-        }
+        });
       }
       const word = db.prepare("INSERT INTO words VALUES (?)");
       for (const w of store.words.keys()) word.run(w);
@@ -151,23 +153,12 @@ export class FileStore implements IndexStore {
     const chunks = Number.isFinite(limit) ? Math.ceil(limit / POSTINGS_ROW) : Number.MAX_SAFE_INTEGER;
     const rows = this.statements.postings.all(term, chunks) as { source: number; count: number; docs: Buffer; saturations: Buffer }[];
     if (!rows.length) return undefined;
-    const sources = this.columns.provider.values.length;
-    const starts = new Uint32Array(sources + 1);
-    const counts = new Uint32Array(sources);
+    const postings = this.columns.provider.values.map(() => ({ pieces: [] as PostingsPiece[], count: 0 }));
     for (const row of rows) {
-      starts[row.source + 1]! += row.docs.length / Uint32Array.BYTES_PER_ELEMENT;
-      counts[row.source] = row.count;
+      postings[row.source]!.count = row.count;
+      postings[row.source]!.pieces.push({ docs: typed(row.docs, Uint32Array), saturations: typed(row.saturations, Float64Array) });
     }
-    for (let c = 1; c < starts.length; c++) starts[c]! += starts[c - 1]!;
-    const docs = new Uint32Array(starts[sources]!);
-    const saturations = new Float64Array(starts[sources]!);
-    let at = 0;
-    for (const row of rows) {
-      docs.set(typed(row.docs, Uint32Array), at);
-      saturations.set(typed(row.saturations, Float64Array), at);
-      at += row.docs.length / Uint32Array.BYTES_PER_ELEMENT;
-    }
-    return { docs, saturations, starts, counts };
+    return postings;
   }
 
   asset(doc: number): Asset {

@@ -7,30 +7,28 @@ import type { Asset } from "./schemas/index.ts";
 import { type Vocabulary, vocabularyOf } from "./term-table.ts";
 import { analyze, FIELDS } from "./text/analyze.ts";
 
-/**
- * A term's documents and for each the term's weighted field saturation there (query-independent,
- * so computed once), grouped by source and within a source best first (saturation, then document
- * number): the documents of the source of code `c` are `docs[starts[c]]` to `docs[starts[c + 1] - 1]`,
- * so a search may read a source's best only, or skip a source it does not ask.
- */
-export interface Postings {
+/** Documents holding a term and, for each, the term's weighted field saturation there (query-independent, so computed once). */
+export interface PostingsPiece {
   docs: Uint32Array;
   saturations: Float64Array;
-  starts: Uint32Array;
-  /** Per source code, how many documents of that source hold the term: more than its group holds where a store read only the best. */
-  counts: Uint32Array;
 }
+
+/**
+ * A term's postings, per source code, best first (saturation, then document number), so a search
+ * may read a source's best only, or skip a source it does not ask. `count`: how many documents of
+ * the source hold the term, more than its pieces hold where a store read only the best.
+ */
+export type Postings = readonly { pieces: readonly PostingsPiece[]; count: number }[];
 
 /** A term's postings as found in document order, arranged by source, best first (see Postings). */
 function arranged(docs: readonly number[], saturations: readonly number[], source: Column): Postings {
-  const order = docs
-    .map((_, i) => i)
-    .sort((i, j) => source.codes[docs[i]!]! - source.codes[docs[j]!]! || saturations[j]! - saturations[i]! || docs[i]! - docs[j]!);
-  const starts = new Uint32Array(source.values.length + 1);
-  for (const doc of docs) starts[source.codes[doc]! + 1]!++;
-  const counts = starts.slice(1);
-  for (let c = 1; c < starts.length; c++) starts[c]! += starts[c - 1]!;
-  return { docs: Uint32Array.from(order, (i) => docs[i]!), saturations: Float64Array.from(order, (i) => saturations[i]!), starts, counts };
+  const bySource = source.values.map(() => [] as number[]);
+  docs.forEach((doc, i) => bySource[source.codes[doc]!]!.push(i));
+  return bySource.map((found) => {
+    found.sort((i, j) => saturations[j]! - saturations[i]! || docs[i]! - docs[j]!);
+    const piece = { docs: Uint32Array.from(found, (i) => docs[i]!), saturations: Float64Array.from(found, (i) => saturations[i]!) };
+    return { pieces: found.length ? [piece] : [], count: found.length };
+  });
 }
 
 /**
@@ -135,7 +133,7 @@ export class MemoryStore implements IndexStore {
   }
 
   documentFrequency(term: string): number {
-    return this.terms.get(term)?.docs.length ?? 0;
+    return this.terms.get(term)?.reduce((sum, s) => sum + s.count, 0) ?? 0;
   }
 
   postings(term: string): Postings | undefined {

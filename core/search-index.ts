@@ -58,6 +58,8 @@ const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 
 /** A hit's slot when its match is not in the match table. */
 const TYPE_SLOT = -1;
 const BROWSE_SLOT = -2;
+/** A filter that keeps every document: tested for, so that a plain search makes no call per document. */
+const ANY = (_doc: number) => true;
 /** A document no term of this search has reached yet, or one the filter refused. */
 const UNSEEN = -1;
 const REFUSED = -2;
@@ -73,19 +75,20 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
   const downloadableOk = downloadable.values.map((v) => !filter.downloadable || v === "true");
   const wished = provider.values.map((p) => types.map((t) => isWished({ type: t, provider: p }, wish)));
   const { keep } = filter;
+  /** The conditions past the source's: ANY when there are none. */
+  const passesInSource =
+    filter.types || filter.free || filter.downloadable || keep
+      ? (doc: number): boolean =>
+          (typeOk[type.codes[doc]!]! || packOk[provider.codes[doc]!]!) &&
+          freeOk[free.codes[doc]!]! &&
+          downloadableOk[downloadable.codes[doc]!]! &&
+          (!keep || keep(store.asset(doc)))
+      : ANY;
   return {
     /** Per source code, whether the filter lets it through: the postings of the others are skipped. */
     sources: sourceOk,
-    passes: (doc: number): boolean => {
-      const p = provider.codes[doc]!;
-      return (
-        sourceOk[p]! &&
-        (typeOk[type.codes[doc]!]! || packOk[p]!) &&
-        freeOk[free.codes[doc]!]! &&
-        downloadableOk[downloadable.codes[doc]!]! &&
-        (!keep || keep(store.asset(doc)))
-      );
-    },
+    passesInSource,
+    passes: (doc: number): boolean => sourceOk[provider.codes[doc]!]! && passesInSource(doc),
     wished: (doc: number): boolean => wished[provider.codes[doc]!]![type.codes[doc]!]!,
     /** core/ranking.ts typeScore, from the columns. */
     typeScore: (doc: number): number => (wish.types.size === 0 || wished[provider.codes[doc]!]![type.codes[doc]!]! ? 1 : 0),
@@ -338,7 +341,7 @@ export class AssetIndex implements CorpusStats {
     try {
       const table = [...termTable(plan, this.store.vocabulary)];
       const finds = (uses: TermUse[]) => !anyRequired || uses.some((u) => u.words.some((w) => plan.words[w]!.required));
-      const read = { matches, passes: tests.passes, touched, sources: tests.sources, limit, cut: result.cut };
+      const read = { matches, passes: tests.passesInSource, touched, sources: tests.sources, limit, cut: result.cut };
       for (const [term, uses] of table.filter(([, uses]) => finds(uses))) this.accumulate(term, uses, { ...read, opens: true });
       // Terms that find nothing add to what the others found: their cut changes no total.
       for (const [term, uses] of table.filter(([, uses]) => !finds(uses))) this.accumulate(term, uses, { ...read, opens: false, cut: new Set() });
@@ -366,25 +369,28 @@ export class AssetIndex implements CorpusStats {
   private accumulate(term: string, uses: TermUse[], read: Accumulation): void {
     const postings = this.store.postings(term, read.limit);
     if (!postings) return;
-    const { docs, saturations, starts, counts } = postings;
     // Locals, not the objects' fields: this loop runs once per posting.
     const { slotOf } = this;
     const { matches, opens, passes, touched } = read;
-    for (let source = 0; source + 1 < starts.length; source++) {
-      if (!read.sources[source]) continue;
-      const end = Math.min(starts[source + 1]!, starts[source]! + read.limit);
-      if (end - starts[source]! < counts[source]!) read.cut.add(source);
-      for (let j = starts[source]!; j < end; j++) {
-        const doc = docs[j]!;
-        let slot = slotOf[doc]!;
-        if (slot === UNSEEN && opens) {
-          slot = passes(doc) ? matches.open() : REFUSED;
-          slotOf[doc] = slot;
-          touched.push(doc);
+    postings.forEach(({ pieces, count }, source) => {
+      if (!read.sources[source]) return;
+      let taken = 0;
+      for (const { docs, saturations } of pieces) {
+        const end = Math.min(docs.length, read.limit - taken);
+        taken += end;
+        for (let j = 0; j < end; j++) {
+          const doc = docs[j]!;
+          let slot = slotOf[doc]!;
+          if (slot === UNSEEN && opens) {
+            slot = passes === ANY || passes(doc) ? matches.open() : REFUSED;
+            slotOf[doc] = slot;
+            touched.push(doc);
+          }
+          if (slot < 0) continue;
+          for (let u = 0; u < uses.length; u++) matches.add(slot, uses[u]!, saturations[j]!);
         }
-        if (slot < 0) continue;
-        for (let u = 0; u < uses.length; u++) matches.add(slot, uses[u]!, saturations[j]!);
       }
-    }
+      if (taken < count) read.cut.add(source);
+    });
   }
 }
