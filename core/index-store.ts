@@ -23,7 +23,7 @@ export type Postings = readonly { pieces: readonly PostingsPiece[]; count: numbe
 /** A term's postings as found in document order, arranged by source, best first (see Postings). */
 function arranged(docs: readonly number[], saturations: readonly number[], source: Column): Postings {
   const bySource = source.values.map(() => [] as number[]);
-  docs.forEach((doc, i) => bySource[source.codes[doc]!]!.push(i));
+  for (const [i, doc] of docs.entries()) bySource[source.codes[doc]!]!.push(i);
   return bySource.map((found) => {
     found.sort((i, j) => saturations[j]! - saturations[i]! || docs[i]! - docs[j]!);
     const piece = { docs: Uint32Array.from(found, (i) => docs[i]!), saturations: Float64Array.from(found, (i) => saturations[i]!) };
