@@ -6,6 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import Database from "better-sqlite3";
+import { LRUCache } from "lru-cache";
 import SearchableMap from "minisearch/SearchableMap";
 import type { FilterKey } from "./filters.ts";
 import { COLUMN_NAMES, type Column, type Columns, type IndexStore, type MemoryStore, type Postings, type PostingsPiece } from "./index-store.ts";
@@ -90,6 +91,15 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
   }
 }
 
+/**
+ * How much a file store keeps of what it read lately: searches repeat their words and their
+ * results, and reading a row and parsing a record again costs more than the rest of a search.
+ */
+const RECENT = { records: 20_000, postingsBytes: 32 * 2 ** 20 };
+
+const postingsBytes = (postings: Postings) =>
+  postings.reduce((sum, s) => sum + s.pieces.reduce((n, p) => n + p.docs.byteLength + p.saturations.byteLength, 64), 64);
+
 /** An index file, read in place. */
 export class FileStore implements IndexStore {
   readonly builtAt: string;
@@ -102,6 +112,8 @@ export class FileStore implements IndexStore {
   private readonly statements;
   /** The words' radix tree, read from the file on the first typo look-up only. */
   private wordTree?: SearchableMap<true>;
+  private readonly recentRecords = new LRUCache<number, Asset>({ max: RECENT.records });
+  private readonly recentPostings = new LRUCache<string, Postings>({ maxSize: RECENT.postingsBytes, sizeCalculation: postingsBytes });
 
   constructor(path: string) {
     this.db = new Database(path, { readonly: true, fileMustExist: true });
@@ -151,6 +163,9 @@ export class FileStore implements IndexStore {
 
   postings(term: string, limit = Number.POSITIVE_INFINITY): Postings | undefined {
     const chunks = Number.isFinite(limit) ? Math.ceil(limit / POSTINGS_ROW) : Number.MAX_SAFE_INTEGER;
+    const key = `${chunks} ${term}`;
+    const recent = this.recentPostings.get(key);
+    if (recent) return recent;
     const rows = this.statements.postings.all(term, chunks) as { source: number; count: number; docs: Buffer; saturations: Buffer }[];
     if (!rows.length) return undefined;
     const postings = this.columns.provider.values.map(() => ({ pieces: [] as PostingsPiece[], count: 0 }));
@@ -158,11 +173,17 @@ export class FileStore implements IndexStore {
       postings[row.source]!.count = row.count;
       postings[row.source]!.pieces.push({ docs: typed(row.docs, Uint32Array), saturations: typed(row.saturations, Float64Array) });
     }
+    this.recentPostings.set(key, postings);
     return postings;
   }
 
   asset(doc: number): Asset {
-    return JSON.parse(this.statements.record.get(doc) as string) as Asset;
+    let asset = this.recentRecords.get(doc);
+    if (!asset) {
+      asset = JSON.parse(this.statements.record.get(doc) as string) as Asset;
+      this.recentRecords.set(doc, asset);
+    }
+    return asset;
   }
 
   docOf(id: string): number | undefined {
