@@ -1,8 +1,8 @@
 /**
  * Zip downloads against plain downloads of the same files from the same loopback upstream, with
  * the service's own HTTP client on both sides: the zip's throughput ÷ the plain one (1 = the zip
- * costs nothing over the bytes themselves), for an all-stored set and for a set with one
- * compressible member, and the RSS growth while a 2 GiB archive streams.
+ * costs nothing over the bytes themselves) and the CPU time of each per MiB, for an all-stored
+ * set and for a set with one compressible member, and the RSS growth while a 2 GiB archive streams.
  */
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
@@ -65,24 +65,49 @@ async function drain(stream: Readable): Promise<{ bytes: number; peakRss: number
 
 const seconds = (start: number) => (performance.now() - start) / 1000;
 
-/** The same files, plain one after another and then as one zip: throughput of each in MB/s. */
+/** CPU time of the whole process (this thread, the upstream's, zlib's pool) spent by `run`, in µs. */
+async function cpuMicros(run: () => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage();
+  await run();
+  const used = process.cpuUsage(before);
+  return used.user + used.system;
+}
+
+/**
+ * The same files, plain one after another and then as one zip: throughput of each in MB/s, and the
+ * CPU time each costs per MiB of files. The upstream's share is the same on both sides, so the
+ * difference is what the zip adds; unlike the throughput it holds when other work shares the cores.
+ */
 async function compare(http: HttpClient, files: UpstreamFile[], rounds: number) {
   const { base, close } = await upstream(files);
   const plan: ZipPlan = { assetId: "bench:zip", provider: "bench", folder: "bench", entries: files.map((f) => ({ path: f.name, url: `${base}/${f.name}` })) };
   const total = files.reduce((n, f) => n + f.size, 0);
   const plain: number[] = [];
   const zipped: number[] = [];
+  const plainCpu: number[] = [];
+  const zipCpu: number[] = [];
   for (let round = 0; round < rounds; round++) {
     let start = performance.now();
-    for (const f of files) await drain((await http.stream(`${base}/${f.name}`)).body);
+    plainCpu.push(
+      await cpuMicros(async () => {
+        for (const f of files) await drain((await http.stream(`${base}/${f.name}`)).body);
+      }),
+    );
     plain.push(total / MiB / seconds(start));
     start = performance.now();
-    await drain(streamZip(plan, "credits", { http, maxBytes: Number.MAX_SAFE_INTEGER }));
+    zipCpu.push(await cpuMicros(() => drain(streamZip(plan, "credits", { http, maxBytes: Number.MAX_SAFE_INTEGER }))));
     zipped.push(total / MiB / seconds(start));
   }
   await close();
   const best = (xs: number[]) => Math.max(...xs);
-  return { megabytes: Math.round(total / MiB), plainMBps: Math.round(best(plain)), zipMBps: Math.round(best(zipped)), ratio: best(zipped) / best(plain) };
+  const perMiB = (micros: number[]) => Math.round(Math.min(...micros) / (total / MiB));
+  return {
+    megabytes: Math.round(total / MiB),
+    plainMBps: Math.round(best(plain)),
+    zipMBps: Math.round(best(zipped)),
+    ratio: best(zipped) / best(plain),
+    cpuMicrosPerMiB: { plain: perMiB(plainCpu), zip: perMiB(zipCpu) },
+  };
 }
 
 /** RSS growth while a 2 GiB archive of four stored 512 MiB files streams through. */

@@ -230,7 +230,7 @@ describe("streamZip", () => {
     expect(method("textures/Armchair_01_arm_2k.jpg")).toBe(0);
   });
 
-  it("keeps bytes and CRC-32 exact across the 1 MiB pieces an entry is handed to yazl in, stored or deflated", async () => {
+  it("keeps bytes and CRC-32 exact across the many chunks of a body, stored or deflated", async () => {
     const runtime = replayRuntime();
     // SYNTHETIC bodies: 3.5 MiB of varied ASCII bytes (the replay body is text), as a stored and as a deflated entry.
     const body = Buffer.from(Array.from({ length: 3.5 * MiB }, (_, i) => (i * 7919) % 127));

@@ -16,7 +16,7 @@
  * and, unless the client left, logged on stderr as one line naming the asset, the file and the
  * upstream status or failure kind; never the client (address, user agent, query).
  */
-import { type PassThrough, type Readable, Transform } from "node:stream";
+import type { PassThrough, Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import { type HttpClient, UpstreamError } from "../../core/http/types.ts";
 import { attributionLine } from "../../core/license.ts";
@@ -29,44 +29,6 @@ import type { DownloadFailureReason, Metrics } from "../stats/metrics.ts";
  * bench/zip.ts), and level 6 can fall under the speed of the network it is meant to spare.
  */
 const DEFLATE_LEVEL = 1;
-
-/**
- * The size of the pieces handed to yazl. Its pipe of streams (CRC, size counters, deflate, output)
- * costs about the same per piece whatever its size, and socket reads are at most 64 KiB: gathered
- * into 1 MiB pieces the archive keeps up with the network (bench/zip.ts).
- */
-const PIECE_BYTES = 1024 * 1024;
-
-/**
- * Between an upstream body and yazl: counts the bytes (`count` answers an error to stop with) and
- * gathers them into PIECE_BYTES pieces.
- */
-function meterOf(count: (bytes: number) => Error | undefined): Transform {
-  let held: Buffer[] = [];
-  let heldBytes = 0;
-  const release = (stream: Transform) => {
-    if (heldBytes) stream.push(held.length === 1 ? held[0] : Buffer.concat(held, heldBytes));
-    held = [];
-    heldBytes = 0;
-  };
-  return new Transform({
-    // Room for a piece on each side, so that the upstream body is not paused for every piece.
-    readableHighWaterMark: 2 * PIECE_BYTES,
-    writableHighWaterMark: PIECE_BYTES,
-    transform(chunk: Buffer, _encoding, done) {
-      const err = count(chunk.length);
-      if (err) return done(err);
-      held.push(chunk);
-      heldBytes += chunk.length;
-      if (heldBytes >= PIECE_BYTES) release(this);
-      done();
-    },
-    flush(done) {
-      release(this);
-      done();
-    },
-  });
-}
 
 export interface ZipPlan {
   /** The asset zipped and its source id, named by the failure log line and counter. */
@@ -322,18 +284,18 @@ export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOpti
             fail(new ZipTooLargeError(maxBytes, counted + res.sizeBytes));
             return;
           }
-          const meter = meterOf((n) => {
-            counted += n;
-            return counted > maxBytes ? new ZipTooLargeError(maxBytes, counted) : undefined;
-          });
-          meter.on("error", fail);
           res.body.on("error", (err: Error) => fail(bodyError(err, entry.url, controller.signal)));
           // Finished: nothing left to abort when the archive ends or the client leaves later.
           res.body.once("end", () => {
             if (current === controller) current = undefined;
           });
-          res.body.pipe(meter);
-          cb(null, meter);
+          cb(null, res.body);
+          // Counted beside yazl's pipe rather than by a stream in front of it: each chunk reaches
+          // yazl as the socket gave it, with no copy and no extra stream to cross.
+          res.body.on("data", (chunk: Buffer) => {
+            counted += chunk.length;
+            if (counted > maxBytes) fail(new ZipTooLargeError(maxBytes, counted));
+          });
         },
         (err: unknown) => fail(err instanceof Error ? err : new Error(String(err))),
       );
