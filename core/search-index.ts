@@ -238,9 +238,20 @@ export class AssetIndex implements CorpusStats {
     return new AssetIndex(new FileStore(path));
   }
 
-  /** The records only: the terms are rebuilt when loaded, so a change of text analysis needs no new file. */
+  /**
+   * The records only: the terms are rebuilt when loaded, so a change of text analysis needs no new
+   * file. Written record by record: the whole JSON of a million records is longer than a string
+   * can be, the same bytes as one JSON.stringify otherwise.
+   */
   serialize(): Buffer {
-    return gzipSync(JSON.stringify({ builtAt: this.builtAt, assets: [...this.store.records()] }));
+    const pieces = [Buffer.from(`{"builtAt":${JSON.stringify(this.builtAt)},"assets":[`)];
+    let first = true;
+    for (const asset of this.store.records()) {
+      pieces.push(Buffer.from(`${first ? "" : ","}${JSON.stringify(asset)}`));
+      first = false;
+    }
+    pieces.push(Buffer.from("]}"));
+    return gzipSync(Buffer.concat(pieces));
   }
 
   /** Writes the index file (core/index-file.ts) of this index at `path`. */

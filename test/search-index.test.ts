@@ -73,3 +73,16 @@ describe("AssetIndex files", () => {
     expect(titles(AssetIndex.deserialize(older), "rock")).toEqual(["Rock"]);
   });
 });
+
+describe("AssetIndex.serialize", () => {
+  it("writes the same bytes as one JSON.stringify of the build time and the records, record by record", () => {
+    const index = AssetIndex.build([asset("a", "2", { title: "Two" }), asset("a", "1", { title: "One", tags: ["x"] })], "2026-11-25T00:00:00.000Z");
+    const json = gunzipSync(index.serialize()).toString("utf8");
+    expect(json).toBe(JSON.stringify({ builtAt: "2026-11-25T00:00:00.000Z", assets: [...index.records()] }));
+    expect(AssetIndex.build([]).serialize().length).toBeGreaterThan(0);
+    expect(JSON.parse(gunzipSync(AssetIndex.build([], "2026-11-25T00:00:00.000Z").serialize()).toString("utf8"))).toEqual({
+      builtAt: "2026-11-25T00:00:00.000Z",
+      assets: [],
+    });
+  });
+});
