@@ -37,9 +37,11 @@ interface Scored {
 }
 
 const W = SCORING.weights;
-export const typeScore = (asset: Pick<Asset, "type" | "provider">, wish: TypeWish) => (wish.types.size === 0 || isWished(asset, wish) ? 1 : 0);
+const typeScore = (asset: Asset, wish: TypeWish) => (wish.types.size === 0 || isWished(asset, wish) ? 1 : 0);
+/** A match's score from its text relevance and its type signal (typeScore: 1 or 0). */
+const scoreOf = (match: DocMatch, typeSignal: number) => W.text * match.text + W.type * typeSignal;
 /** A match's score before its source's rank: text and type. */
-const matchScore = (asset: Asset, match: DocMatch, wish: TypeWish) => W.text * match.text + W.type * typeScore(asset, wish);
+const matchScore = (asset: Asset, match: DocMatch, wish: TypeWish) => scoreOf(match, typeScore(asset, wish));
 
 /** What breaks a tie of scores: free first, then downloadable, then by id. */
 export function compareTies(a: Asset, b: Asset): number {
@@ -56,9 +58,9 @@ const compareScored = (a: Scored, b: Scored): number => a.band - b.band || b.sco
 /**
  * A hit's place in the one index ranking, lower first (the order per-source paging and the shared
  * source rank read): its band, then its score without the source rank. One number, sorting being
- * the hot path: bands are whole numbers and a score is at most 1, halved. `typeScore`: typeScore's.
+ * the hot path: bands are whole numbers and a score is at most 1, halved. `typeSignal`: typeScore's.
  */
-export const orderKey = (match: DocMatch, typeScore: number): number => band(match) - (W.text * match.text + W.type * typeScore) / 2;
+export const orderKey = (match: DocMatch, typeSignal: number): number => band(match) - scoreOf(match, typeSignal) / 2;
 
 /**
  * Greedily takes the best remaining result after decaying each by how many of its source are

@@ -74,6 +74,7 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
   const freeOk = free.values.map((v) => !filter.free || v === "true");
   const downloadableOk = downloadable.values.map((v) => !filter.downloadable || v === "true");
   const wished = provider.values.map((p) => types.map((t) => isWished({ type: t, provider: p }, wish)));
+  const wishedDoc = (doc: number): boolean => wished[provider.codes[doc]!]![type.codes[doc]!]!;
   const { keep } = filter;
   /** The conditions past the source's: ANY when there are none. */
   const passesInSource =
@@ -89,9 +90,9 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
     sources: sourceOk,
     passesInSource,
     passes: (doc: number): boolean => sourceOk[provider.codes[doc]!]! && passesInSource(doc),
-    wished: (doc: number): boolean => wished[provider.codes[doc]!]![type.codes[doc]!]!,
+    wished: wishedDoc,
     /** core/ranking.ts typeScore, from the columns. */
-    typeScore: (doc: number): number => (wish.types.size === 0 || wished[provider.codes[doc]!]![type.codes[doc]!]! ? 1 : 0),
+    typeScore: (doc: number): number => (wish.types.size === 0 || wishedDoc(doc) ? 1 : 0),
   };
 }
 
