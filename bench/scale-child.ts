@@ -53,7 +53,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  * The query mix as the service searches it with the seven indexed sources (core/search.ts
  * searchAll: the index query, each source's first page, the ranking of the page; nothing leaves
  * the process), in rounds over the ten queries: at least 3 rounds, at most 10, no new round after
- * `budgetMs`. `hits`: each query's hits over all sources.
+ * `budgetMs`. `hits`: each query's hits over all sources; `firstRound`: each query asked the first time.
  */
 async function queryMix(index: AssetIndex, budgetMs = 30_000) {
   const times: number[] = [];
@@ -67,8 +67,17 @@ async function queryMix(index: AssetIndex, budgetMs = 30_000) {
       hits[q] = answer.providers.reduce((sum, p) => sum + (p.total ?? 0), 0);
     }
   }
+  // The first round asks each query for the first time: nothing of it is among what the store read lately.
+  const first = times.slice(0, QUERIES.length).sort((a, b) => a - b);
   times.sort((a, b) => a - b);
-  return { searches: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxMs: times.at(-1)!, hits };
+  return {
+    searches: times.length,
+    p50Ms: percentile(times, 50),
+    p95Ms: percentile(times, 95),
+    maxMs: times.at(-1)!,
+    firstRound: { p50Ms: percentile(first, 50), maxMs: first.at(-1)! },
+    hits,
+  };
 }
 
 const runtime = createRuntime(loadConfig({ RATE_LIMIT_PER_MINUTE: "0" }), { replay: new ReplayDispatcher() });

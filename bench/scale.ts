@@ -111,7 +111,7 @@ async function benchSize(n: number, dir: string) {
 
   const loaded = await runChild(["load", file], [], "load");
   const l = loaded.result ?? {};
-  const mix = l.mix as { p50Ms: number; p95Ms: number; maxMs: number; searches: number } | undefined;
+  const mix = l.mix as { p50Ms: number; p95Ms: number; maxMs: number; searches: number; firstRound: { p50Ms: number; maxMs: number } } | undefined;
   console.log(`  cold load (AssetIndex.open)           ${ms(l.openMs)}`);
   console.log(
     `  RSS                                   ${l.rssAfterOpenMiB ?? "—"} MiB after opening, ${l.rssAfterQueriesMiB ?? "—"} MiB after the mix (peak ${l.peakRssMiB ?? "—"} MiB)`,
@@ -121,6 +121,9 @@ async function benchSize(n: number, dir: string) {
   );
   console.log(
     `  search p50 / p95                      ${ms(mix?.p50Ms)} / ${ms(mix?.p95Ms)} (max ${ms(mix?.maxMs)}, ${mix?.searches ?? 0} searches of the mix)`,
+  );
+  console.log(
+    `  each query the first time             median ${ms(mix?.firstRound.p50Ms)}, max ${ms(mix?.firstRound.maxMs)} (nothing of it yet among what the index file store read lately)`,
   );
   for (const line of problems(loaded, "load")) console.log(line);
   return { n, build: built, load: loaded };
