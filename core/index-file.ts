@@ -71,14 +71,14 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
       const chunk = db.prepare("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?)");
       for (const [t, postings] of store.terms) {
         term.run(t, store.documentFrequency(t));
-        postings.forEach(({ pieces, count }, source) => {
-          for (const { docs, saturations } of pieces) {
-            for (let at = 0; at < docs.length; at += POSTINGS_ROW) {
-              const rows = [docs.subarray(at, at + POSTINGS_ROW), saturations.subarray(at, at + POSTINGS_ROW)].map(bytesOf);
-              chunk.run(t, source, at / POSTINGS_ROW, count, ...rows);
-            }
+        // A memory store holds each source's postings of a term in one piece.
+        for (const [source, { pieces, count }] of postings.entries()) {
+          const [piece] = pieces;
+          for (let at = 0; piece && at < piece.docs.length; at += POSTINGS_ROW) {
+            const rows = [piece.docs.subarray(at, at + POSTINGS_ROW), piece.saturations.subarray(at, at + POSTINGS_ROW)].map(bytesOf);
+            chunk.run(t, source, at / POSTINGS_ROW, count, ...rows);
           }
-        });
+        }
       }
       const word = db.prepare("INSERT INTO words VALUES (?)");
       for (const w of store.words.keys()) word.run(w);

@@ -54,7 +54,7 @@ export type Columns = Record<ColumnName, Column>;
 
 /**
  * A built index, wherever it lives (in memory, or an index file read in place: core/index-file.ts).
- * Documents are numbered in tie order (compareTies), so hits found in document order are in it.
+ * Documents are numbered in tie order (compareTies): equal keys of the ranking fall back on the number.
  */
 export interface IndexStore extends CorpusStats {
   readonly builtAt: string;
