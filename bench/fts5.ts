@@ -1,6 +1,6 @@
 /**
  * SQLite FTS5 on the scale bench's synthetic catalogues (bench/scale-catalogue.ts, seed 1) and its
- * query mix (bench/queries.ts), for the engine comparison of issue 16. For each size:
+ * query mix (bench/queries.ts), to compare with the index file engine (bench/README.md). For each size:
  * - build (this process): the records generated in batches; only the inserts into an FTS5 table
  *   (title, tags, categories, description, author; porter unicode61 remove_diacritics 2) and the
  *   record JSON into an ordinary table keyed by the FTS rowid are timed, then the FTS 'optimize'
