@@ -214,6 +214,8 @@ export class AssetIndex implements CorpusStats {
    */
   private readonly slotOf: Int32Array;
   private readonly counted = new Map<ColumnName, Map<string, number>>();
+  /** sourcesCarrying's sets, made once: a search with filters asks them for every indexed source. */
+  private readonly carrying = new Map<FilterKey, ReadonlySet<string>>();
 
   private constructor(private readonly store: IndexStore) {
     this.slotOf = new Int32Array(store.documentCount).fill(UNSEEN);
@@ -310,7 +312,12 @@ export class AssetIndex implements CorpusStats {
 
   /** The sources of which some record carries the field `key` reads (core/filters.ts). */
   sourcesCarrying(key: FilterKey): ReadonlySet<string> {
-    return new Set(this.store.carrying[key]);
+    let sources = this.carrying.get(key);
+    if (!sources) {
+      sources = new Set(this.store.carrying[key]);
+      this.carrying.set(key, sources);
+    }
+    return sources;
   }
 
   /** Every hit of `find`, best first. */
