@@ -95,7 +95,10 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
  * How much a file store keeps of what it read lately: searches repeat their words and their
  * results, and reading a row and parsing a record again costs more than the rest of a search.
  */
-const RECENT = { records: 20_000, postingsBytes: 32 * 2 ** 20 };
+const RECENT = { records: 20_000, postingsBytes: 32 * 2 ** 20, terms: 100_000, prefixedWords: 1_000_000 };
+
+/** A term the file does not hold, remembered as such. */
+const ABSENT: Postings = [];
 
 const postingsBytes = (postings: Postings) =>
   postings.reduce((sum, s) => sum + s.pieces.reduce((n, p) => n + p.docs.byteLength + p.saturations.byteLength, 64), 64);
@@ -114,9 +117,14 @@ export class FileStore implements IndexStore {
   private wordTree?: SearchableMap<true>;
   private readonly recentRecords = new LRUCache<number, Asset>({ max: RECENT.records });
   private readonly recentPostings = new LRUCache<string, Postings>({ maxSize: RECENT.postingsBytes, sizeCalculation: postingsBytes });
+  private readonly recentFrequencies = new LRUCache<string, number>({ max: RECENT.terms });
+  private readonly recentPrefixes = new LRUCache<string, string[]>({ maxSize: RECENT.prefixedWords, sizeCalculation: (words) => words.length + 1 });
 
   constructor(path: string) {
     this.db = new Database(path, { readonly: true, fileMustExist: true });
+    // A published file never changes: one shared lock held for good spares every read its locking
+    // and its check for another writer's journal (eight system calls per statement otherwise).
+    this.db.pragma("locking_mode = EXCLUSIVE");
     const meta = new Map(
       (this.db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, JSON.parse(r.value) as unknown]),
     );
@@ -144,7 +152,14 @@ export class FileStore implements IndexStore {
     const s = this.statements;
     this.vocabulary = {
       // Every word after the prefix and before the prefix followed by the highest code point.
-      prefixed: (prefix) => s.prefixed.all(prefix, `${prefix}\u{10FFFF}`) as string[],
+      prefixed: (prefix) => {
+        let words = this.recentPrefixes.get(prefix);
+        if (!words) {
+          words = s.prefixed.all(prefix, `${prefix}\u{10FFFF}`) as string[];
+          this.recentPrefixes.set(prefix, words);
+        }
+        return words;
+      },
       near: (term, distance) => vocabularyOf(this.words()).near(term, distance),
     };
   }
@@ -158,16 +173,24 @@ export class FileStore implements IndexStore {
   }
 
   documentFrequency(term: string): number {
-    return (this.statements.df.get(term) as number | undefined) ?? 0;
+    let df = this.recentFrequencies.get(term);
+    if (df === undefined) {
+      df = (this.statements.df.get(term) as number | undefined) ?? 0;
+      this.recentFrequencies.set(term, df);
+    }
+    return df;
   }
 
   postings(term: string, limit = Number.POSITIVE_INFINITY): Postings | undefined {
     const chunks = Number.isFinite(limit) ? Math.ceil(limit / POSTINGS_ROW) : Number.MAX_SAFE_INTEGER;
     const key = `${chunks} ${term}`;
     const recent = this.recentPostings.get(key);
-    if (recent) return recent;
+    if (recent) return recent === ABSENT ? undefined : recent;
     const rows = this.statements.postings.all(term, chunks) as { source: number; count: number; docs: Buffer; saturations: Buffer }[];
-    if (!rows.length) return undefined;
+    if (!rows.length) {
+      this.recentPostings.set(key, ABSENT);
+      return undefined;
+    }
     const postings = this.columns.provider.values.map(() => ({ pieces: [] as PostingsPiece[], count: 0 }));
     for (const row of rows) {
       postings[row.source]!.count = row.count;

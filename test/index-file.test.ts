@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadPublished } from "../core/published.ts";
 import { planQuery } from "../core/query-plan.ts";
 import { AssetIndex, type IndexFilter } from "../core/search-index.ts";
@@ -66,6 +66,29 @@ describe("the index file", () => {
         const plan = { ...planQuery(q), typos: true };
         expect(answer(file, plan, filter), q).toEqual(answer(memory, plan, filter));
       }
+    }
+  });
+
+  it("asks the file nothing when a search repeats, words it does not hold and prefixes included", () => {
+    const opened = AssetIndex.open(path);
+    const plan = { ...planQuery("brik wall nosuchword tre"), typos: true };
+    const first = answer(opened, plan);
+    const statement = Object.getPrototypeOf(new Database(":memory:").prepare("SELECT 1")) as Database.Statement;
+    const reads = ["get", "all", "iterate"].map((m) => vi.spyOn(statement, m as "get"));
+    try {
+      expect(answer(opened, plan)).toEqual(first);
+      for (const read of reads) expect(read).not.toHaveBeenCalled();
+    } finally {
+      for (const read of reads) read.mockRestore();
+    }
+  });
+
+  it("holds the file shared for as long as it is open, so a served file cannot change under it", () => {
+    const writer = new Database(path, { timeout: 0 });
+    try {
+      expect(() => writer.prepare("UPDATE meta SET value = value WHERE key = 'format'").run()).toThrow("database is locked");
+    } finally {
+      writer.close();
     }
   });
 
