@@ -21,6 +21,11 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
     why: "base URL of a publication (it serves /v1/index.meta.json and the files it lists): loaded at start and followed instead of DATA_DIR; unset = DATA_DIR",
   },
   {
+    name: "DATA_CACHE_DIR",
+    default: "",
+    why: "folder DATA_URL's index file is downloaded to, to be read in place (about 1.6 GB for a million assets); unset = the system's temporary folder",
+  },
+  {
     name: "DATA_POLL_SECONDS",
     default: "300",
     why: `how often the server checks DATA_URL (or DATA_DIR's current.json) for a new publication; 0 = never, else at least ${MIN_DATA_POLL_SECONDS}`,
@@ -144,6 +149,8 @@ export interface Config {
   dataDir: string;
   /** Base URL of the publication the server follows (no trailing slash); undefined = DATA_DIR. */
   dataUrl: string | undefined;
+  /** Where DATA_URL's index file is downloaded; undefined = the system's temporary folder. */
+  dataCacheDir: string | undefined;
   /** Seconds between checks for a new publication; 0 = never. */
   dataPollSeconds: number;
   apiKey: string | undefined;
@@ -182,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: read(env, "HOST"),
     dataDir: read(env, "DATA_DIR"),
     dataUrl: publicationBase("DATA_URL", opt("DATA_URL")),
+    dataCacheDir: opt("DATA_CACHE_DIR"),
     dataPollSeconds: dataPollSeconds(env),
     apiKey: opt("ASSET_SERVER_API_KEY"),
     publicUrl: opt("ASSET_SERVER_PUBLIC_URL")?.replace(/\/+$/, ""),

@@ -120,13 +120,30 @@ export function checkFile(meta: IndexMeta, name: string, content: Buffer): void 
 
 /** The content of each file of a set, by the keys of PUBLISHED_FILES. */
 export type SetFiles = Record<keyof typeof PUBLISHED_FILES, Buffer>;
+/** A set's JSON documents: all of its files but the index. */
+export type SetDocuments = Omit<SetFiles, "index">;
 
 const SET_KEYS = Object.keys(PUBLISHED_FILES) as (keyof SetFiles)[];
 
-/** A set's files, all read at once, each by its name (from a folder, or a publication's URL). */
-export async function readSetFiles(read: (name: string) => Promise<Buffer>): Promise<SetFiles> {
-  const bodies = await Promise.all(SET_KEYS.map((key) => read(PUBLISHED_FILES[key])));
-  return Object.fromEntries(SET_KEYS.map((key, i) => [key, bodies[i]])) as SetFiles;
+/**
+ * A set's files, all read at once, each by its name (from a folder, or a publication's URL);
+ * `index.json.gz` is left out when the meta lists an index file, which is opened in place instead.
+ */
+export async function readSetFiles(read: (name: string) => Promise<Buffer>, meta: IndexMeta | undefined): Promise<SetFiles | SetDocuments> {
+  const keys = meta?.indexFile ? SET_KEYS.filter((key) => key !== "index") : SET_KEYS;
+  const bodies = await Promise.all(keys.map((key) => read(PUBLISHED_FILES[key])));
+  return Object.fromEntries(keys.map((key, i) => [key, bodies[i]])) as SetFiles | SetDocuments;
+}
+
+/**
+ * A set's index file, opened in place once its size is the meta's: its sha256 is not checked here,
+ * since that would read all of a large file before the first answer (a download checks it as it comes).
+ */
+export function openIndexFile(path: string, meta: IndexMeta): AssetIndex {
+  const want = listedFile(meta, INDEX_FILE).bytes;
+  const got = existsSync(path) ? statSync(path).size : undefined;
+  if (got !== want) throw new Error(`${INDEX_FILE} does not match ${META_FILE}: ${got ?? "no"} bytes, expected ${want} bytes`);
+  return AssetIndex.open(path);
 }
 
 /**
@@ -134,7 +151,7 @@ export async function readSetFiles(read: (name: string) => Promise<Buffer>): Pro
  * written before the meta have none), the JSON documents, then the index. Each `yield` is a
  * point where a server may answer requests before the next step of this CPU work.
  */
-function* setSteps(files: SetFiles | Omit<SetFiles, "index">, meta: IndexMeta | undefined, openIndex?: () => AssetIndex): Generator<void, Published> {
+function* setSteps(files: SetFiles | SetDocuments, meta: IndexMeta | undefined, openIndex?: () => AssetIndex): Generator<void, Published> {
   if (meta) for (const key of SET_KEYS) if (key in files) checkFile(meta, PUBLISHED_FILES[key], (files as SetFiles)[key]);
   yield;
   const catalog = parseJson(PUBLISHED_FILES.catalog, files.catalog, Catalog);
@@ -161,9 +178,13 @@ function runSteps(steps: Generator<void, Published>): Published {
   return step.value;
 }
 
-/** As parseSet, each step in a turn of its own, so requests that arrived meanwhile are answered between them. */
-export async function parseSetInTurns(files: SetFiles, meta: IndexMeta | undefined): Promise<Published> {
-  const steps = setSteps(files, meta);
+/**
+ * As parseSet, each step in a turn of its own, so requests that arrived meanwhile are answered
+ * between them. With `indexPath` (the set's index file, local) the index is opened in place.
+ */
+export async function parseSetInTurns(files: SetFiles | SetDocuments, meta: IndexMeta | undefined, indexPath?: string): Promise<Published> {
+  if (indexPath && !meta) throw new Error(`an index file comes with the ${META_FILE} that lists it`);
+  const steps = setSteps(files, meta, indexPath && meta ? () => openIndexFile(indexPath, meta) : undefined);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
     await nextTurn();
@@ -189,21 +210,14 @@ export function currentSet(dataDir: string): string | undefined {
 /**
  * A set named by the pointer has all its files, written before the pointer: a missing one is
  * damage, as is a file that does not match the meta. Sets written before the meta have none.
- * The index file, when the meta lists one, is opened in place rather than `index.json.gz` read:
- * its size is checked, not its sha256, which would read all of a large file before the first answer.
+ * The index file, when the meta lists one, is opened in place rather than `index.json.gz` read.
  */
 function loadSet(dir: string): Published {
   const metaPath = join(dir, META_FILE);
   const meta = existsSync(metaPath) ? parseMeta(readFileSync(metaPath)) : undefined;
   const read = (name: string) => readFileSync(join(dir, name));
   const documents = { catalog: read(PUBLISHED_FILES.catalog), history: read(PUBLISHED_FILES.history) };
-  if (meta?.indexFile) {
-    const path = join(dir, INDEX_FILE);
-    const want = listedFile(meta, INDEX_FILE).bytes;
-    const got = existsSync(path) ? statSync(path).size : undefined;
-    if (got !== want) throw new Error(`${INDEX_FILE} does not match ${META_FILE}: ${got ?? "no"} bytes, expected ${want} bytes`);
-    return runSteps(setSteps(documents, meta, () => AssetIndex.open(path)));
-  }
+  if (meta?.indexFile) return runSteps(setSteps(documents, meta, () => openIndexFile(join(dir, INDEX_FILE), meta)));
   return parseSet({ ...documents, index: read(PUBLISHED_FILES.index) }, meta);
 }
 

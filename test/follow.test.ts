@@ -4,12 +4,12 @@
  * (and fake timers for the polling), never by sleeping.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { assetCounts, buildMeta, setFileInfos } from "../core/publication-meta.ts";
-import { type IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES } from "../core/published.ts";
+import { INDEX_FILE, type IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES } from "../core/published.ts";
 import type { Asset, DataStatus } from "../core/schemas/index.ts";
 import { AssetIndex } from "../core/search-index.ts";
 import { buildCatalog } from "../pipeline/catalog.ts";
@@ -45,19 +45,23 @@ const metaOf = (files: SetContents, list: Asset[], builtAt: string): IndexMeta =
 
 /**
  * Deploys a publication to `<root>/v1/`: the files first, the meta last (as a reader would want).
- * `tamper` changes the index's bytes after the meta was computed (same length, another sha256);
- * `meta` edits the meta.
+ * `indexFile` adds the index file (index.db) the pipeline publishes; `tamper` changes the bytes
+ * of the index (the index file when there is one) after the meta was computed (same length,
+ * another sha256); `meta` edits the meta.
  */
-function deploy(root: string, list: Asset[], builtAt: string, options: { tamper?: boolean; meta?: (m: IndexMeta) => unknown } = {}): void {
+function deploy(root: string, list: Asset[], builtAt: string, options: { indexFile?: boolean; tamper?: boolean; meta?: (m: IndexMeta) => unknown } = {}): void {
   const files = contents(list, builtAt);
-  const meta = metaOf(files, list, builtAt);
+  const indexFile = options.indexFile ? AssetIndex.build(list, builtAt).fileBytes() : undefined;
+  const meta = buildMeta(setFileInfos({ ...files, ...(indexFile ? { indexFile } : {}) }), builtAt, assetCounts(list));
   const dir = join(root, `v${PUBLICATION_VERSION}`);
   mkdirSync(dir, { recursive: true });
   const index = Buffer.from(files.index);
-  if (options.tamper) index[index.length - 5]! ^= 0xff;
+  const tampered = indexFile ?? index;
+  if (options.tamper) tampered[tampered.length - 5]! ^= 0xff;
   writeFileSync(join(dir, PUBLISHED_FILES.catalog), files.catalog);
   writeFileSync(join(dir, PUBLISHED_FILES.history), files.history);
   writeFileSync(join(dir, PUBLISHED_FILES.index), index);
+  if (indexFile) writeFileSync(join(dir, INDEX_FILE), indexFile);
   writeFileSync(join(dir, META_FILE), JSON.stringify(options.meta ? options.meta(meta) : meta));
 }
 
@@ -220,6 +224,58 @@ describe("following DATA_URL", () => {
   });
 });
 
+describe("following DATA_URL with an index file", () => {
+  it("downloads the index file to DATA_CACHE_DIR and reads it in place, never index.json.gz; keeps only the file in service; removes its folder at shutdown", async () => {
+    const root = tempDir();
+    const cache = tempDir();
+    deploy(root, assets(...OLD), "2026-11-20T04:00:00.000Z", { indexFile: true });
+    const files = await staticServer(root);
+    const config = loadConfig({
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: tempDir(),
+      DATA_URL: files.url,
+      DATA_CACHE_DIR: cache,
+      DATA_POLL_SECONDS: "0",
+      ASSET_SERVER_REPLAY: FIXTURES,
+      RATE_LIMIT_PER_MINUTE: "0",
+    });
+    const started = await startServer(config, { signals: false });
+    const base = `http://127.0.0.1:${new URL(started.server.url!).port}`;
+    const search = async () => {
+      const body = (await (await fetch(`${base}/v1/search?q=${WORD}&providers=${PROVIDER}&limit=50`)).json()) as { results: Asset[] };
+      return body.results.map((a) => a.id).sort();
+    };
+    /** The files in the server's folder under DATA_CACHE_DIR, by name. */
+    const cached = () => readdirSync(cache).flatMap((folder) => readdirSync(join(cache, folder)));
+    const sha256Of = (name: string) => sha256(readFileSync(join(root, "v1", name)));
+    try {
+      expect(await search()).toEqual(ids(OLD));
+      expect(files.log.map((l) => l.path).sort()).toEqual(["/v1/catalog-history.json", "/v1/catalog.json", "/v1/index.db", `/v1/${META_FILE}`]);
+      expect(cached()).toEqual([`${sha256Of(INDEX_FILE)}.db`]);
+
+      deploy(root, assets(...NEW), "2026-11-21T04:00:00.000Z", { indexFile: true });
+      expect(await started.deps.data!.checkNow()).toBe("updated");
+      expect(await search()).toEqual(ids(NEW));
+      expect(cached()).toEqual([`${sha256Of(INDEX_FILE)}.db`]);
+      const inService = cached();
+
+      deploy(root, assets("hotel"), "2026-11-22T04:00:00.000Z", { indexFile: true, tamper: true });
+      expect(await started.deps.data!.checkNow()).toBe("failed");
+      expect(started.deps.data!.status().lastError?.message).toMatch(
+        /^index\.db does not match index\.meta\.json: \d+ bytes with sha256 [0-9a-f]{64}, expected \d+ bytes with sha256 [0-9a-f]{64}$/,
+      );
+      expect(await search()).toEqual(ids(NEW));
+      expect(cached()).toEqual(inService); // nothing of the refused download is left
+      expect(files.log.some((l) => l.path === `/v1/${PUBLISHED_FILES.index}`)).toBe(false);
+    } finally {
+      await started.shutdown();
+      await files.close();
+    }
+    expect(readdirSync(cache)).toEqual([]);
+  });
+});
+
 describe("following DATA_DIR", () => {
   it("loads the set current.json names once it changes, checking it against its meta; a set without meta still loads", async () => {
     const dataDir = tempDir();
@@ -247,6 +303,28 @@ describe("following DATA_DIR", () => {
     const old = publishDir(dataDir, assets("india"), "2026-11-23T04:00:00.000Z", { withMeta: false });
     expect(await data.checkNow()).toBe("updated");
     expect(data.status()).toMatchObject({ set: old, assets: 1, lastError: null });
+  });
+
+  it("opens a new set's index file in place, not its index.json.gz, and refuses one whose size is not the meta's", async () => {
+    const dataDir = tempDir();
+    publishDir(dataDir, assets(...OLD), "2026-11-20T04:00:00.000Z");
+    const deps = createDeps(loadConfig({ DATA_DIR: dataDir, DATA_POLL_SECONDS: "0", ASSET_SERVER_REPLAY: FIXTURES }));
+    const withFile = (list: Asset[], builtAt: string) =>
+      publishSet(dataDir, { ...contents(list, builtAt), indexFile: AssetIndex.build(list, builtAt).fileBytes() }, builtAt);
+
+    const second = withFile(assets(...NEW), "2026-11-21T04:00:00.000Z");
+    // A broken index.json.gz: a follower that read it would fail.
+    writeFileSync(join(dataDir, "sets", second, PUBLISHED_FILES.index), "not gzip");
+    expect(await deps.data!.checkNow()).toBe("updated");
+    expect([...deps.published.index.records()].map((a) => a.id).sort()).toEqual(ids(NEW));
+
+    const third = withFile(assets("hotel"), "2026-11-22T04:00:00.000Z");
+    writeFileSync(join(dataDir, "sets", third, INDEX_FILE), "short");
+    expect(await deps.data!.checkNow()).toBe("failed");
+    expect(deps.data!.status().lastError?.message).toMatch(
+      /^index\.db could not be read: index\.db does not match index\.meta\.json: 5 bytes, expected \d+ bytes$/,
+    );
+    expect(deps.data!.status().set).toBe(second);
   });
 
   it("sees a new current.json through the watcher, before any poll", async () => {

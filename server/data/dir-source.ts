@@ -1,13 +1,13 @@
 /**
  * DATA_DIR followed through its `current.json`: when the pointer names another set, that set's
  * files are read (and checked against its `index.meta.json` when it has one; sets written before
- * the meta have none). The pipeline writes a set whole before it switches the pointer
+ * the meta have none), and its index file opened in place when the meta lists one. The pipeline writes a set whole before it switches the pointer
  * (pipeline/publish.ts), so a named set is complete.
  */
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CURRENT_FILE, currentSet, META_FILE, parseMeta, readSetFiles, SETS_DIR } from "../../core/published.ts";
+import { CURRENT_FILE, currentSet, INDEX_FILE, META_FILE, parseMeta, readSetFiles, SETS_DIR } from "../../core/published.ts";
 import type { DataChange, DataSource } from "./follow.ts";
 
 /** `set`: the set in service when following starts (read before the data was loaded, so a later switch is seen). */
@@ -19,12 +19,13 @@ export function dirSource(dataDir: string, set: string | undefined): DataSource 
       // No pointer: the loose layout, read once at start; the next pipeline run writes a pointer.
       if (next === undefined || next === current) return undefined;
       const dir = join(dataDir, SETS_DIR, next);
-      const files = await readSetFiles((name) => readFile(join(dir, name)));
       const metaPath = join(dir, META_FILE);
       const meta = existsSync(metaPath) ? parseMeta(await readFile(metaPath)) : undefined;
+      const files = await readSetFiles((name) => readFile(join(dir, name)), meta);
       return {
         files,
         meta,
+        ...(meta?.indexFile ? { indexPath: join(dir, INDEX_FILE) } : {}),
         origin: { source: "dir", set: next },
         commit: () => {
           current = next;

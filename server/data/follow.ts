@@ -5,7 +5,7 @@
  * failure keeps the data in service, and is logged, counted and shown in /health.
  */
 import { Counter } from "prom-client";
-import { type IndexMeta, type Published, parseSetInTurns, type SetFiles } from "../../core/published.ts";
+import { type IndexMeta, type Published, parseSetInTurns, type SetDocuments, type SetFiles } from "../../core/published.ts";
 import type { DataStatus } from "../../core/schemas/index.ts";
 import type { Metrics } from "../stats/metrics.ts";
 
@@ -14,8 +14,10 @@ export type DataOrigin = { source: "url" } | { source: "dir"; set?: string };
 
 /** A new publication, fetched but not yet checked nor in service. */
 export interface DataChange {
-  files: SetFiles;
+  /** Without `index.json.gz` when the set has an index file, then at `indexPath` on this machine. */
+  files: SetFiles | SetDocuments;
   meta: IndexMeta | undefined;
+  indexPath?: string;
   origin: DataOrigin;
   /** Called once the change is in service: the source then compares later polls with it. */
   commit(): void;
@@ -95,7 +97,7 @@ export function followData(options: FollowOptions): DataFollower {
       const change = await source.poll();
       if (change) {
         // Checked against the meta and built between requests (core/published.ts parseSetInTurns).
-        const next = await parseSetInTurns(change.files, change.meta);
+        const next = await parseSetInTurns(change.files, change.meta, change.indexPath);
         // One synchronous step: a request sees the whole old set or the whole new one.
         Object.assign(published, next);
         change.commit();

@@ -2,20 +2,30 @@
  * A publication at DATA_URL: `<DATA_URL>/v1/index.meta.json` asked with `If-None-Match`, and on a
  * new meta its files, each read no further than the size the meta gives it.
  *
+ * When the meta lists an index file, it is downloaded to DATA_CACHE_DIR (checked against the meta's
+ * size and sha256 as it comes) and read in place there, as a set in DATA_DIR is; `index.json.gz` is
+ * then not fetched. Files of sets no longer in service are removed from there.
+ *
  * Its own undici Agent, not the sources' client (core/http/client.ts): that one caches answers for
  * minutes and refuses private addresses, while DATA_URL is the operator's own choice (a mirror on
  * the same network is fine) and must be asked afresh each time.
  */
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher, interceptors, request } from "undici";
 import type { Config } from "../../core/config.ts";
-import { listedFile, META_FILE, PUBLICATION_VERSION, parseMeta, readSetFiles } from "../../core/published.ts";
+import { INDEX_FILE, listedFile, META_FILE, PUBLICATION_VERSION, parseMeta, readSetFiles } from "../../core/published.ts";
 import type { DataChange, DataSource } from "./follow.ts";
 
 /** A meta file is a few hundred bytes; anything this large is not one. */
 const META_MAX_BYTES = 1 << 20;
 const MAX_REDIRECTS = 5;
 
-type Options = Pick<Config, "userAgent" | "connectTimeoutMs" | "headersTimeoutMs" | "bodyTimeoutMs">;
+type Options = Pick<Config, "userAgent" | "connectTimeoutMs" | "headersTimeoutMs" | "bodyTimeoutMs" | "dataCacheDir">;
 
 /** The body, refused as soon as it grows past `max` bytes (a wrong or hostile server cannot fill the memory). */
 async function readCapped(body: Dispatcher.ResponseData["body"], max: number, what: string): Promise<Buffer> {
@@ -46,6 +56,8 @@ export function urlSource(base: string, options: Options): DataSource & { close(
   }).compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
   /** The ETag and bytes of the meta in service: kept only once its files are in service, so a failed load is tried again. */
   let current: { etag: string | undefined; meta: Buffer } | undefined;
+  /** This server's own folder under DATA_CACHE_DIR, made on the first download. */
+  let cacheDir: string | undefined;
 
   async function get(url: string, headers: Record<string, string> = {}): Promise<Dispatcher.ResponseData> {
     const res = await request(url, { dispatcher, headers: { "user-agent": options.userAgent, ...headers } });
@@ -59,6 +71,46 @@ export function urlSource(base: string, options: Options): DataSource & { close(
     const res = await get(url);
     if (res.statusCode === 304) throw new Error(`GET ${url} answered 304 to a request without a validator`);
     return readCapped(res.body, max, url);
+  }
+
+  /**
+   * Downloads the index file to the cache folder, named by its sha256 (a file already there is that
+   * file), checking its size and sha256 as it comes; the path of the whole file, or a throw and nothing kept.
+   */
+  async function download(name: string, want: { bytes: number; sha256: string }): Promise<string> {
+    cacheDir ??= mkdtempSync(join(options.dataCacheDir ?? tmpdir(), "asset-search-data-"));
+    const path = join(cacheDir, `${want.sha256}.db`);
+    if (existsSync(path)) return path;
+    const url = `${folder}/${name}`;
+    const partial = `${path}.part`;
+    const hash = createHash("sha256");
+    let size = 0;
+    const check = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > want.bytes) return done(new Error(`${url} is larger than ${want.bytes} bytes`));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline((await get(url)).body, check, createWriteStream(partial));
+      const sha256 = hash.digest("hex");
+      if (size !== want.bytes || sha256 !== want.sha256) {
+        throw new Error(`${name} does not match ${META_FILE}: ${size} bytes with sha256 ${sha256}, expected ${want.bytes} bytes with sha256 ${want.sha256}`);
+      }
+      renameSync(partial, path);
+      return path;
+    } catch (err) {
+      rmSync(partial, { force: true });
+      throw err;
+    }
+  }
+
+  /** Removes the downloaded files but the one in service (a file still open stays readable to its reader until closed). */
+  function keepOnly(path: string | undefined): void {
+    if (!cacheDir) return;
+    for (const entry of readdirSync(cacheDir)) if (join(cacheDir, entry) !== path) rmSync(join(cacheDir, entry), { force: true });
   }
 
   return {
@@ -78,17 +130,25 @@ export function urlSource(base: string, options: Options): DataSource & { close(
         return undefined;
       }
       const meta = parseMeta(bytes);
-      const files = await readSetFiles((name) => file(name, listedFile(meta, name).bytes));
+      const [files, indexPath] = await Promise.all([
+        readSetFiles((name) => file(name, listedFile(meta, name).bytes), meta),
+        meta.indexFile ? download(INDEX_FILE, listedFile(meta, INDEX_FILE)) : undefined,
+      ]);
       return {
         files,
         meta,
+        ...(indexPath ? { indexPath } : {}),
         origin: { source: "url" },
         commit: () => {
           current = { etag: nextEtag, meta: bytes };
+          keepOnly(indexPath);
         },
       };
     },
-    // A download under way is cut: the server is going away.
-    close: () => dispatcher.destroy(),
+    // A download under way is cut: the server is going away, and its downloads with it.
+    async close() {
+      await dispatcher.destroy();
+      if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+    },
   };
 }
