@@ -108,9 +108,11 @@ export function listedFile(meta: IndexMeta, name: string): FileInfo {
 }
 
 /** Throws, naming the file, unless `content` is the file `name` the meta lists (size and sha256). */
-export function checkFile(meta: IndexMeta, name: string, content: Buffer): void {
+export const checkFile = (meta: IndexMeta, name: string, content: Buffer): void => checkFileInfo(meta, name, fileInfo(content));
+
+/** As checkFile, from the size and sha256 of a file read elsewhere (a download hashed as it came). */
+export function checkFileInfo(meta: IndexMeta, name: string, got: FileInfo): void {
   const want = listedFile(meta, name);
-  const got = fileInfo(content);
   if (got.bytes !== want.bytes || got.sha256 !== want.sha256) {
     throw new Error(
       `${name} does not match ${META_FILE}: ${got.bytes} bytes with sha256 ${got.sha256}, expected ${want.bytes} bytes with sha256 ${want.sha256}`,

@@ -18,7 +18,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher, interceptors, request } from "undici";
 import type { Config } from "../../core/config.ts";
-import { INDEX_FILE, listedFile, META_FILE, PUBLICATION_VERSION, parseMeta, readSetFiles } from "../../core/published.ts";
+import { checkFileInfo, INDEX_FILE, type IndexMeta, listedFile, META_FILE, PUBLICATION_VERSION, parseMeta, readSetFiles } from "../../core/published.ts";
 import type { DataChange, DataSource } from "./follow.ts";
 
 /** A meta file is a few hundred bytes; anything this large is not one. */
@@ -77,7 +77,8 @@ export function urlSource(base: string, options: Options): DataSource & { close(
    * Downloads the index file to the cache folder, named by its sha256 (a file already there is that
    * file), checking its size and sha256 as it comes; the path of the whole file, or a throw and nothing kept.
    */
-  async function download(name: string, want: { bytes: number; sha256: string }): Promise<string> {
+  async function download(meta: IndexMeta, name: string): Promise<string> {
+    const want = listedFile(meta, name);
     cacheDir ??= mkdtempSync(join(options.dataCacheDir ?? tmpdir(), "asset-search-data-"));
     const path = join(cacheDir, `${want.sha256}.db`);
     if (existsSync(path)) return path;
@@ -95,10 +96,7 @@ export function urlSource(base: string, options: Options): DataSource & { close(
     });
     try {
       await pipeline((await get(url)).body, check, createWriteStream(partial));
-      const sha256 = hash.digest("hex");
-      if (size !== want.bytes || sha256 !== want.sha256) {
-        throw new Error(`${name} does not match ${META_FILE}: ${size} bytes with sha256 ${sha256}, expected ${want.bytes} bytes with sha256 ${want.sha256}`);
-      }
+      checkFileInfo(meta, name, { bytes: size, sha256: hash.digest("hex") });
       renameSync(partial, path);
       return path;
     } catch (err) {
@@ -132,7 +130,7 @@ export function urlSource(base: string, options: Options): DataSource & { close(
       const meta = parseMeta(bytes);
       const [files, indexPath] = await Promise.all([
         readSetFiles((name) => file(name, listedFile(meta, name).bytes), meta),
-        meta.indexFile ? download(INDEX_FILE, listedFile(meta, INDEX_FILE)) : undefined,
+        meta.indexFile ? download(meta, INDEX_FILE) : undefined,
       ]);
       return {
         files,
