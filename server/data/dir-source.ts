@@ -1,8 +1,8 @@
 /**
  * DATA_DIR followed through its `current.json`: when the pointer names another set, that set's
  * files are read (and checked against its `index.meta.json` when it has one; sets written before
- * the meta have none), and its index file opened in place when the meta lists one. The pipeline writes a set whole before it switches the pointer
- * (pipeline/publish.ts), so a named set is complete.
+ * the meta have none), and its index file opened in place when the meta lists one. The pipeline
+ * writes a set whole before it switches the pointer (pipeline/publish.ts), so a named set is complete.
  */
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { readFile } from "node:fs/promises";
