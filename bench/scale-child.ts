@@ -6,9 +6,13 @@
  *
  *   node child.mjs build <n> <seed> <file>   generate n assets, AssetIndex.build, write the index file <file>
  *   node child.mjs load <file>               open <file> in place (AssetIndex.open), search the mix
+ *   node child.mjs browser <file> <dir>      write the browser index of <file> into <dir>, search the mix with search.ts
  */
-import { statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { getHeapStatistics } from "node:v8";
+import { gzipSync } from "node:zlib";
+import { openBrowserIndex } from "../core/browser-index/search.ts";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { loadConfig } from "../core/config.ts";
 import { ReplayDispatcher } from "../core/http/replay.ts";
@@ -142,7 +146,77 @@ async function load(file: string) {
   });
 }
 
+/** Every file under `dir` with its size. */
+function filesUnder(dir: string): number[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => statSync(join(e.parentPath, e.name)).size);
+}
+
+/**
+ * The browser index of the file: written (time, files, bytes), then each query of the mix searched
+ * as a first visit would (a fresh openBrowserIndex, files read from disk): the files and the bytes
+ * fetched, gzip-compressed as a static host sends JSON, the time without the network, and how many
+ * of its first ten are among the server index's first ten.
+ */
+function browser(file: string, dir: string) {
+  const opened = stage("AssetIndex.open", () => AssetIndex.open(file));
+  if (!opened) return;
+  const index = opened.value;
+  const written = stage("write the browser index", () => index.writeBrowserIndex(dir));
+  if (!written) return;
+  const sizes = filesUnder(dir).sort((a, b) => a - b);
+  say({ stage: "browser query mix" });
+  return (async () => {
+    const queries: { q: string; ms: number; files: number; gzipBytes: number; overlap: number }[] = [];
+    for (const q of QUERIES) {
+      const fetched: number[] = [];
+      const get = async (url: string) => {
+        const bytes = readFileSync(join(dir, url.replace("http://bench/v1/browser/", "")));
+        fetched.push(gzipSync(bytes).length);
+        return new Response(bytes);
+      };
+      const t = performance.now();
+      const answer = await (await openBrowserIndex("http://bench", get)).search(q, 10);
+      const ms = performance.now() - t;
+      const server = new Set(
+        index
+          .search(q)
+          .slice(0, 10)
+          .map((hit) => hit.asset.id),
+      );
+      queries.push({
+        q,
+        ms,
+        files: fetched.length,
+        gzipBytes: fetched.reduce((a, b) => a + b, 0),
+        overlap: answer.hits.filter((h) => server.has(h.record.id)).length,
+      });
+    }
+    const by = (key: "ms" | "files" | "gzipBytes") => queries.map((x) => x[key]).sort((a, b) => a - b);
+    say({
+      result: {
+        writeMs: written.ms,
+        files: sizes.length,
+        bytes: sizes.reduce((a, b) => a + b, 0),
+        largestFileBytes: sizes.at(-1),
+        medianFileBytes: percentile(sizes, 50),
+        query: {
+          p50Ms: percentile(by("ms"), 50),
+          maxMs: by("ms").at(-1),
+          p50Files: percentile(by("files"), 50),
+          p50GzipBytes: percentile(by("gzipBytes"), 50),
+          maxGzipBytes: by("gzipBytes").at(-1),
+        },
+        overlapAt10: queries.reduce((sum, x) => sum + x.overlap, 0) / (10 * queries.length),
+        queries,
+      },
+    });
+  })();
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (mode === "build") await build(Number(args[0]), Number(args[1]), args[2]!);
 else if (mode === "load") await load(args[0]!);
-else throw new Error(`usage: build <n> <seed> <file> | load <file>`);
+else if (mode === "browser") await browser(args[0]!, args[1]!);
+else throw new Error(`usage: build <n> <seed> <file> | load <file> | browser <file> <dir>`);

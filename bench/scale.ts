@@ -7,7 +7,10 @@
  * - load: a fresh child process opens the file in place (cold load), then searches the bench
  *   query mix (bench/queries.ts) as the service does with its seven indexed sources: RSS after
  *   opening and after the mix, time from the spawn of the process to its first complete answer,
- *   search p50/p95.
+ *   search p50/p95;
+ * - browser: the browser index (core/browser-index/) written from the file, and the mix searched
+ *   with its search.ts as a page's first visit: files and gzip bytes fetched, and how many of its
+ *   first ten the index's own search has in its first ten.
  * The children are bench/scale-child.ts bundled by esbuild and run by plain node (as the built
  * server runs): no TypeScript transform in their start or their memory. The build child may use a
  * 16 GiB heap (the pipeline runs offline); the load child has node's default, as the server has.
@@ -126,7 +129,19 @@ async function benchSize(n: number, dir: string) {
     `  each query the first time             median ${ms(mix?.firstRound.p50Ms)}, max ${ms(mix?.firstRound.maxMs)} (nothing of it yet among what the index file store read lately)`,
   );
   for (const line of problems(loaded, "load")) console.log(line);
-  return { n, build: built, load: loaded };
+
+  const browsed = await runChild(["browser", file, join(dir, `browser-${n}`)], [], "browser");
+  const w = browsed.result ?? {};
+  const q = w.query as { p50Ms: number; maxMs: number; p50Files: number; p50GzipBytes: number; maxGzipBytes: number } | undefined;
+  console.log(
+    `  browser index (v1/browser/)           ${ms(w.writeMs)} to write, ${w.files ?? "—"} files, ${MB(w.bytes)} (median file ${MB(w.medianFileBytes)}, largest ${MB(w.largestFileBytes)})`,
+  );
+  console.log(
+    `  browser search, first visit           median ${q?.p50Files ?? "—"} files, ${MB(q?.p50GzipBytes)} gzip (max ${MB(q?.maxGzipBytes)}); ${ms(q?.p50Ms)} median without the network`,
+  );
+  console.log(`  browser top 10 among the index's      ${typeof w.overlapAt10 === "number" ? `${(w.overlapAt10 * 100).toFixed(0)} %` : "—"}`);
+  for (const line of problems(browsed, "browser")) console.log(line);
+  return { n, build: built, load: loaded, browser: browsed };
 }
 
 const sizes = process.argv.slice(2).map(Number);

@@ -148,6 +148,7 @@ export class FileStore implements IndexStore {
       record: this.db.prepare("SELECT record FROM assets WHERE doc = ?").pluck(),
       doc: this.db.prepare("SELECT doc FROM assets WHERE id = ?").pluck(),
       records: this.db.prepare("SELECT record FROM assets ORDER BY doc").pluck(),
+      terms: this.db.prepare("SELECT term FROM terms").pluck(),
     };
     const s = this.statements;
     this.vocabulary = {
@@ -198,6 +199,10 @@ export class FileStore implements IndexStore {
     }
     this.recentPostings.set(key, postings);
     return postings;
+  }
+
+  termNames(): Iterable<string> {
+    return this.statements.terms.iterate() as Iterable<string>;
   }
 
   asset(doc: number): Asset {

@@ -65,6 +65,8 @@ export interface IndexStore extends CorpusStats {
   readonly vocabulary: Vocabulary;
   /** A term's postings: of each source at least its best `limit` (all of them without a limit). */
   postings(term: string, limit?: number): Postings | undefined;
+  /** Every term the store holds postings of, in no particular order. */
+  termNames(): Iterable<string>;
   asset(doc: number): Asset;
   docOf(id: string): number | undefined;
   /** Every record, in document order. */
@@ -134,6 +136,10 @@ export class MemoryStore implements IndexStore {
 
   documentFrequency(term: string): number {
     return this.terms.get(term)?.reduce((sum, s) => sum + s.count, 0) ?? 0;
+  }
+
+  termNames(): Iterable<string> {
+    return this.terms.keys();
   }
 
   postings(term: string): Postings | undefined {

@@ -1,11 +1,13 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { CorpusStats } from "./bm25.ts";
+import { type BrowserIndexOptions, writeBrowserIndex } from "./browser-index/write.ts";
 import type { FilterKey } from "./filters.ts";
 import { FileStore, POSTINGS_ROW, writeIndexFile } from "./index-file.ts";
 import { type ColumnName, type IndexStore, MemoryStore } from "./index-store.ts";
 import { BROWSE_MATCH, type DocMatch, keeps, MatchTable, NO_MATCH, wordWeights } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
 import { orderKey } from "./ranking.ts";
+import type { BrowserIndexMeta } from "./schemas/browser-index.ts";
 import type { Asset, AssetType } from "./schemas/index.ts";
 import { type TermUse, termTable } from "./term-table.ts";
 import { isWished, type TypeWish, typeWish } from "./type-match.ts";
@@ -255,6 +257,11 @@ export class AssetIndex implements CorpusStats {
     }
     pieces.push(Buffer.from("]}"));
     return gzipSync(Buffer.concat(pieces));
+  }
+
+  /** Writes the browser index (core/browser-index/write.ts) of this index into `dir`. */
+  writeBrowserIndex(dir: string, options?: BrowserIndexOptions): BrowserIndexMeta {
+    return writeBrowserIndex(this.store, dir, options);
   }
 
   /** Writes the index file (core/index-file.ts) of this index at `path`. */

@@ -1,13 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { searchModule } from "../core/browser-index/bundle.ts";
+import { BROWSER_DIR } from "../core/browser-index/format.ts";
 import { loadConfig } from "../core/config.ts";
 import { CURRENT_FILE, checkFile, currentSet, INDEX_FILE, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, parseMeta, SETS_DIR } from "../core/published.ts";
+import { AssetIndex } from "../core/search-index.ts";
 
 /**
  * Copies DATA_DIR's live set to `<outDir>/v1/` (the URL layout of a publication), its index file
  * too when it has one, each file checked against the set's meta first, so an altered or
- * half-written file is never published. The meta is written last. Returns the set's name.
+ * half-written file is never published. Then the browser index (core/browser-index/) is made from
+ * the set's index, with `search.js` beside it. The meta is written last. Returns the set's name.
  */
 export function exportPublication(dataDir: string, outDir: string): string {
   const set = currentSet(dataDir);
@@ -24,8 +28,20 @@ export function exportPublication(dataDir: string, outDir: string): string {
   });
   const out = join(outDir, `v${PUBLICATION_VERSION}`);
   mkdirSync(out, { recursive: true });
-  for (const [name, bytes] of [...files, [META_FILE, metaBytes] as const]) writeFileSync(join(out, name), bytes);
+  for (const [name, bytes] of files) writeFileSync(join(out, name), bytes);
+  writeBrowserFolder(
+    meta.indexFile ? AssetIndex.open(join(dir, INDEX_FILE)) : AssetIndex.deserialize(readFileSync(join(dir, PUBLISHED_FILES.index))),
+    join(out, BROWSER_DIR),
+  );
+  writeFileSync(join(out, META_FILE), metaBytes);
   return set;
+}
+
+/** The browser index of `index` and its module, in place of any earlier export's (whose shards may outnumber these). */
+function writeBrowserFolder(index: AssetIndex, dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  index.writeBrowserIndex(dir);
+  writeFileSync(join(dir, "search.js"), searchModule());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -72,6 +72,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "GET /schemas/CatalogHistory.json": { 200: SCHEMA, 304: NONE },
   "GET /schemas/IndexMeta.json": { 200: SCHEMA, 304: NONE },
   "GET /schemas/Asset.json": { 200: SCHEMA, 304: NONE },
+  "GET /schemas/BrowserIndexMeta.json": { 200: SCHEMA, 304: NONE },
+  "GET /schemas/BrowserRecord.json": { 200: SCHEMA, 304: NONE },
   "GET /health": { 200: "Health" },
   "GET /openapi.json": { 200: OBJECT },
 };

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { ENGINE } from "../core/publication-meta.ts";
 import { currentSet, fileInfo, IndexMeta, loadPublished } from "../core/published.ts";
+import { BrowserIndexMeta } from "../core/schemas/browser-index.ts";
 import type { Catalog } from "../core/schemas/index.ts";
 import { exportPublication } from "../pipeline/export.ts";
 import { refusal } from "../pipeline/guard.ts";
@@ -108,8 +109,30 @@ describe("exportPublication (npm run publication)", () => {
     expect(exportPublication(dataDir, out)).toBe(currentSet(dataDir));
     const copied = snapshot(out);
     const set = snapshot(setDir(dataDir));
-    expect(Object.keys(copied).sort()).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.db", "v1/index.json.gz", "v1/index.meta.json"]);
+    expect(
+      Object.keys(copied)
+        .filter((name) => !name.startsWith("v1/browser/"))
+        .sort(),
+    ).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.db", "v1/index.json.gz", "v1/index.meta.json"]);
     for (const [name, bytes] of Object.entries(set)) expect(copied[`v1/${name}`]?.equals(bytes), name).toBe(true);
+  });
+
+  it("writes the browser index of the set beside it, with its module, in place of an earlier export's", async () => {
+    const dataDir = scratch();
+    await publish(dataDir, "2026-11-21T04:00:00Z");
+    const out = scratch();
+    exportPublication(dataDir, out);
+    const browser = join(out, "v1", "browser");
+    const meta = BrowserIndexMeta.parse(JSON.parse(readFileSync(join(browser, "meta.json"), "utf8")));
+    expect(meta.builtAt).toBe("2026-11-21T04:00:00.000Z");
+    expect(meta.documentCount).toBe(metaOf(dataDir).counts.assets);
+    expect(readdirSync(join(browser, "records"))).toHaveLength(meta.records.shards);
+    expect(readdirSync(join(browser, "terms"))).toHaveLength(meta.terms.shards + 1);
+    expect(readFileSync(join(browser, "search.js"), "utf8")).toMatch(/export\s*\{[^}]*openBrowserIndex/);
+    // A shard only a larger earlier export had is gone.
+    writeFileSync(join(browser, "records", "99999.json"), "[]");
+    exportPublication(dataDir, out);
+    expect(readdirSync(join(browser, "records"))).toHaveLength(meta.records.shards);
   });
 
   it("writes nothing when a file of the set does not match its meta, or when the set has no meta", async () => {

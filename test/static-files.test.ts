@@ -258,20 +258,23 @@ describe("the rules of the paths", () => {
 });
 
 describe("/schemas/", () => {
-  it.each(["Catalog", "CatalogHistory", "IndexMeta", "Asset"] as const)("%s.json is its JSON Schema (draft 2020-12), cached and revalidated", async (name) => {
-    const res = await get(`/schemas/${name}.json`);
-    const body = await bytesOf(res);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("application/schema+json");
-    expect(res.headers.get("cache-control")).toBe(SCHEMA_CACHE);
-    expect(res.headers.get("etag")).toBe(`"${sha256(body)}"`);
-    const schema = JSON.parse(body.toString("utf8"));
-    expect(schema).toEqual(schemaDocument(name));
-    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
-    expect(schema.title).toBe(name);
-    expect(schema.type).toBe("object");
-    expect((await get(`/schemas/${name}.json`, { "if-none-match": res.headers.get("etag")! })).status).toBe(304);
-  });
+  it.each(["Catalog", "CatalogHistory", "IndexMeta", "Asset", "BrowserIndexMeta", "BrowserRecord"] as const)(
+    "%s.json is its JSON Schema (draft 2020-12), cached and revalidated",
+    async (name) => {
+      const res = await get(`/schemas/${name}.json`);
+      const body = await bytesOf(res);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/schema+json");
+      expect(res.headers.get("cache-control")).toBe(SCHEMA_CACHE);
+      expect(res.headers.get("etag")).toBe(`"${sha256(body)}"`);
+      const schema = JSON.parse(body.toString("utf8"));
+      expect(schema).toEqual(schemaDocument(name));
+      expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+      expect(schema.title).toBe(name);
+      expect(schema.type).toBe("object");
+      expect((await get(`/schemas/${name}.json`, { "if-none-match": res.headers.get("etag")! })).status).toBe(304);
+    },
+  );
 
   it("the history's schema names the fields of a point; the meta's, its five fields", async () => {
     const history = await (await get("/schemas/CatalogHistory.json")).json();

@@ -1,36 +1,40 @@
 /**
- * The browser example (examples/browser/index.html) in Chromium: it loads the live set's
- * index.json.gz from a loopback server under /v1/, opens it with DecompressionStream, indexes it
- * with MiniSearch and searches it. The page is served by a second loopback server (another origin,
- * as a page elsewhere would be, so CORS is exercised); its one CDN import, MiniSearch, is answered
- * with the local copy in node_modules; nothing leaves the machine.
+ * The browser example (examples/browser/index.html) in Chromium: it imports search.js from a
+ * publication's browser index (v1/browser/, written from the recorded catalogue's index as
+ * `npm run publication` writes it) on a loopback static host, and searches it. The page is served
+ * by a second loopback server (another origin, as a page elsewhere would be, so CORS is
+ * exercised); nothing leaves the machine.
  *
- * The queries are one word each, words the recorded records hold in one spelling only: no plural,
- * inflected or run-together form that the server's analysis (Porter2 stems, adjacent words written
- * together) would join and MiniSearch's plain lower-cased tokens would not. So both engines find
- * exactly the records holding the word, and the sets of hits agree. Their rankings are not the
- * same (MiniSearch's BM25+ over the fields as one list, against the server's field-weighted scores
- * and tie-breaks), so the sets are compared; for "chair" (five hits) the order agrees too.
+ * search.js reads a query with the server's own analysis and ranks by the same text scores, so for
+ * these one-word queries it finds exactly the records the server's index finds. The index's order
+ * also weighs signals the browser index does not carry (source rank, type), so the sets are
+ * compared; for "chair" (five hits) the order agrees too. The page fetches only the shards of the
+ * words asked and the records of the results shown.
  *
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { searchModule } from "../../core/browser-index/bundle.ts";
+import { BROWSER_DIR } from "../../core/browser-index/format.ts";
 import type { AssetIndex } from "../../core/search-index.ts";
-import { listen, testApp } from "../helpers/app.ts";
+import { testApp } from "../helpers/app.ts";
 import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
+import { scratchDirs } from "../helpers/scratch.ts";
+import { type StaticServer, staticServer } from "../helpers/static-server.ts";
 
 const EXAMPLE = readFileSync(new URL("../../examples/browser/index.html", import.meta.url));
-const MINISEARCH_CDN = "https://cdn.jsdelivr.net/npm/minisearch@7.2.0/dist/es/index.js";
-const MINISEARCH_LOCAL = readFileSync(new URL("../../node_modules/minisearch/dist/es/index.js", import.meta.url));
 /** The example shows at most this many results; no query below has more hits, so all are compared. */
 const LIMIT = 20;
 const QUERIES = ["chair", "leather", "snow", "castle", "marble", "asphalt"];
+const scratch = scratchDirs("asset-search-browser-example-", afterAll);
 
-let api: Awaited<ReturnType<typeof listen>>;
+let pages: StaticServer;
+let folder: string;
 let index: AssetIndex;
 let site: { url: string; close: () => Promise<void> };
 let browser: Browser;
@@ -57,19 +61,18 @@ async function serveExample() {
 
 beforeAll(async () => {
   if (missingBrowser) return;
-  const app = await testApp();
-  index = app.published.index;
-  api = await listen(app.app);
+  index = (await testApp()).published.index;
+  const root = scratch();
+  folder = join(root, "v1", BROWSER_DIR);
+  index.writeBrowserIndex(folder);
+  writeFileSync(join(folder, "search.js"), searchModule());
+  pages = await staticServer(root);
   site = await serveExample();
   browser = await launchChromium();
   const context = await browser.newContext();
   await context.route("**/*", (route) => {
     const url = route.request().url();
     if (url.startsWith("http://127.0.0.1:")) return route.continue();
-    if (url === MINISEARCH_CDN) {
-      // A module script from another origin needs CORS, as jsDelivr sends it.
-      return route.fulfill({ status: 200, contentType: "text/javascript", headers: { "access-control-allow-origin": "*" }, body: MINISEARCH_LOCAL });
-    }
     external.push(url);
     return route.abort("blockedbyclient");
   });
@@ -88,7 +91,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await site?.close();
-  await api?.close();
+  await pages?.close();
 });
 
 /** Types the query into the example's box as a person would and reads the ids of the results it lists. */
@@ -101,11 +104,12 @@ async function browserResults(query: string): Promise<string[]> {
 }
 
 describe("the browser example", () => {
-  it("loads index.json.gz from the server's /v1/ and finds what the server's index finds", async () => {
+  it("searches the publication's browser index and finds what the server's index finds", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    await page.goto(`${site.url}/?base=${encodeURIComponent(api.url)}`);
+    await page.goto(`${site.url}/?base=${encodeURIComponent(pages.url)}`);
     await page.locator('body[data-query=""]').waitFor();
     expect(await page.locator("#status").innerText()).toBe(`${[...index.records()].length} assets, built ${index.builtAt}`);
+    expect(pages.log.map((r) => r.path)).toEqual(["/v1/browser/search.js", "/v1/browser/meta.json", "/v1/browser/terms/index.json"]);
 
     for (const query of QUERIES) {
       const server = index.search(query).map((hit) => hit.asset.id);
@@ -117,6 +121,13 @@ describe("the browser example", () => {
     }
     expect(await browserResults("chair")).toEqual(index.search("chair").map((hit) => hit.asset.id));
     expect(new URL(page.url()).searchParams.get("q")).toBe("chair");
+    // Each file once (the page keeps what it fetched), all found: the shards of the words asked and of the records shown.
+    const paths = pages.log.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(pages.log.filter((r) => r.status !== 200)).toEqual([]);
+    const recordShards = paths.filter((p) => p.startsWith("/v1/browser/records/")).length;
+    expect(recordShards).toBeGreaterThan(0);
+    expect(recordShards).toBeLessThan(readdirSync(join(folder, "records")).length);
 
     expect(problems).toEqual([]);
     expect(external).toEqual([]);

@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, normalize, sep } from "node:path";
+import { extname, join, normalize, sep } from "node:path";
+
+const TYPES: Record<string, string> = { ".js": "text/javascript", ".json": "application/json" };
+const typeOf = (file: string) => TYPES[extname(file)] ?? "application/octet-stream";
 
 /** One request as the static server answered it. */
 export interface Served {
@@ -22,7 +25,9 @@ export interface StaticServer {
 /**
  * A read-only static server of the folder `root` on 127.0.0.1, as GitHub Pages serves a
  * publication: its files, 404 for anything else, ETag = the body's sha256 and 304 when
- * If-None-Match names it. `status` answers every request with that status instead (a failing host).
+ * If-None-Match names it, a content type by extension and `Access-Control-Allow-Origin: *` (so a
+ * page on another origin may fetch and import the files). `status` answers every request with that
+ * status instead (a failing host).
  */
 export async function staticServer(root: string, options: { status?: number } = {}): Promise<StaticServer> {
   const log: Served[] = [];
@@ -44,7 +49,7 @@ export async function staticServer(root: string, options: { status?: number } = 
     }
     const etag = `"${createHash("sha256").update(body).digest("hex")}"`;
     if (ifNoneMatch === etag) answer(304, { etag });
-    else answer(200, { etag, "content-length": body.length, "content-type": "application/octet-stream" }, body);
+    else answer(200, { etag, "content-length": body.length, "content-type": typeOf(file), "access-control-allow-origin": "*" }, body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
