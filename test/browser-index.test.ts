@@ -118,6 +118,21 @@ describe("the browser index (v1/browser/)", () => {
     expect(await tree(1)).toEqual([3, docs.slice(0, 1), saturations.slice(0, 1)]);
   });
 
+  it("fails a search whose shard cannot be fetched, naming it, and asks for it again next time", async () => {
+    const dir = scratch();
+    AssetIndex.build(ASSETS, BUILT_AT).writeBrowserIndex(dir);
+    let failing = true;
+    const get = async (url: string) => {
+      const file = url.replace("https://pages.example/v1/browser/", "");
+      if (failing && file === "terms/0.json") return new Response("unavailable", { status: 503 });
+      return new Response(readFileSync(join(dir, file)));
+    };
+    const browser = await openBrowserIndex("https://pages.example", get);
+    await expect(browser.search("bark")).rejects.toThrow("https://pages.example/v1/browser/terms/0.json: HTTP 503");
+    failing = false;
+    expect(ids(await browser.search("bark"))).toEqual(["polyhaven:bark"]);
+  });
+
   it("refuses a folder of another format, naming it", async () => {
     const get = async () => new Response(JSON.stringify({ format: 2 }));
     await expect(openBrowserIndex("https://pages.example", get)).rejects.toThrow(
