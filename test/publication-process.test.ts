@@ -78,8 +78,16 @@ describe("the publication, built from the recordings", () => {
     }
     const [first, second] = builds as [(typeof builds)[0], (typeof builds)[0]];
     const files = snapshot(first.out);
-    expect(Object.keys(files).sort()).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.db", "v1/index.json.gz", "v1/index.meta.json"]);
+    const browser = (name: string) => name.startsWith("v1/browser/");
+    expect(
+      Object.keys(files)
+        .filter((name) => !browser(name))
+        .sort(),
+    ).toEqual(["v1/catalog-history.json", "v1/catalog.json", "v1/index.db", "v1/index.json.gz", "v1/index.meta.json"]);
+    expect(Object.keys(files).filter(browser)).toEqual(expect.arrayContaining(["v1/browser/meta.json", "v1/browser/search.js", "v1/browser/terms/index.json"]));
     const again = snapshot(second.out);
+    // Every file the same bytes, the browser index's too.
+    expect(Object.keys(again).sort()).toEqual(Object.keys(files).sort());
     for (const [name, bytes] of Object.entries(files)) expect(again[name]?.equals(bytes), name).toBe(true);
     // DATA_DIR too: the same set name (build time and content) and the same bytes.
     const [setA, setB] = [snapshot(first.dataDir), snapshot(second.dataDir)];
