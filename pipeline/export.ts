@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { searchModule } from "../core/browser-index/bundle.ts";
-import { BROWSER_DIR } from "../core/browser-index/format.ts";
+import { BROWSER_DIR, BROWSER_FILES } from "../core/browser-index/format.ts";
 import { loadConfig } from "../core/config.ts";
 import { CURRENT_FILE, checkFile, currentSet, INDEX_FILE, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, parseMeta, SETS_DIR } from "../core/published.ts";
 import { AssetIndex } from "../core/search-index.ts";
@@ -41,7 +41,7 @@ export function exportPublication(dataDir: string, outDir: string): string {
 function writeBrowserFolder(index: AssetIndex, dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   index.writeBrowserIndex(dir);
-  writeFileSync(join(dir, "search.js"), searchModule());
+  writeFileSync(join(dir, BROWSER_FILES.module), searchModule());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { IndexStore } from "../index-store.ts";
 import { BrowserIndexMeta, BrowserRecord } from "../schemas/browser-index.ts";
-import { BROWSER_INDEX_FORMAT, recordShardFile, type TermEntry, termShardFile } from "./format.ts";
+import { BROWSER_FILES, BROWSER_INDEX_FORMAT, recordShardFile, type TermEntry, termShardFile } from "./format.ts";
 
 export interface BrowserIndexOptions {
   /** A term's best postings kept: a page ranks the best of each word, as the server's bounded search does. */
@@ -46,11 +46,7 @@ export function bestPostings(store: IndexStore, term: string, limit: number): Te
   return [store.documentFrequency(term), best.map(([doc]) => doc), best.map(([, s]) => rounded(s))];
 }
 
-function writeJson(dir: string, file: string, content: string): void {
-  const path = join(dir, file);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, content);
-}
+const writeJson = (dir: string, file: string, content: string) => writeFileSync(join(dir, file), content);
 
 /** Writes the term shards; returns the first term of each. Terms in JavaScript string order, the order search.js bisects in. */
 function writeTerms(store: IndexStore, dir: string, options: BrowserIndexOptions): string[] {
@@ -71,7 +67,7 @@ function writeTerms(store: IndexStore, dir: string, options: BrowserIndexOptions
     chars += entry.length + 1;
   }
   if (entries.length) flush();
-  writeJson(dir, "terms/index.json", JSON.stringify(firsts));
+  writeJson(dir, BROWSER_FILES.firstTerms, JSON.stringify(firsts));
   return firsts;
 }
 
@@ -93,16 +89,17 @@ function writeRecords(store: IndexStore, dir: string, perShard: number): number 
 
 /** Writes the browser index of `store` into `dir` (`<publication>/v1/browser/`), its meta last. */
 export function writeBrowserIndex(store: IndexStore, dir: string, options: BrowserIndexOptions = BROWSER_INDEX_DEFAULTS): BrowserIndexMeta {
+  for (const file of [BROWSER_FILES.termShards, BROWSER_FILES.recordShards]) mkdirSync(dirname(join(dir, file)), { recursive: true });
   const firsts = writeTerms(store, dir, options);
   const recordShards = writeRecords(store, dir, options.recordsPerShard);
   const meta = BrowserIndexMeta.parse({
     format: BROWSER_INDEX_FORMAT,
     builtAt: new Date(store.builtAt).toISOString(),
     documentCount: store.documentCount,
-    terms: { shards: firsts.length, firstTerms: "terms/index.json", file: "terms/{shard}.json", postingsPerTerm: options.postingsPerTerm },
-    records: { shards: recordShards, perShard: options.recordsPerShard, file: "records/{shard}.json" },
+    terms: { shards: firsts.length, firstTerms: BROWSER_FILES.firstTerms, file: BROWSER_FILES.termShards, postingsPerTerm: options.postingsPerTerm },
+    records: { shards: recordShards, perShard: options.recordsPerShard, file: BROWSER_FILES.recordShards },
     analysis: ANALYSIS,
-    module: "search.js",
+    module: BROWSER_FILES.module,
   });
   writeJson(dir, "meta.json", `${JSON.stringify(meta, null, 1)}\n`);
   return meta;

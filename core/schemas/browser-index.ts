@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BROWSER_INDEX_FORMAT } from "../browser-index/format.ts";
+import { BROWSER_FILES, BROWSER_INDEX_FORMAT } from "../browser-index/format.ts";
 import { Asset } from "./asset.ts";
 
 /** What a browser shows of a result: the record's identity, where it lives and its licence. */
@@ -19,8 +19,8 @@ export const BrowserIndexMeta = z
     terms: z
       .object({
         shards: z.int().min(0),
-        firstTerms: z.literal("terms/index.json").describe("a JSON array: the first term of each shard, in JavaScript string order"),
-        file: z.literal("terms/{shard}.json").describe('one shard: { "<term>": [documentFrequency, docs[], saturations[]] }, best first'),
+        firstTerms: z.literal(BROWSER_FILES.firstTerms).describe("a JSON array: the first term of each shard, in JavaScript string order"),
+        file: z.literal(BROWSER_FILES.termShards).describe('one shard: { "<term>": [documentFrequency, docs[], saturations[]] }, best first'),
         postingsPerTerm: z.int().min(1).describe("a term's best postings kept, over all sources; its document frequency counts them all"),
       })
       .describe("the terms, cut in shards of contiguous terms"),
@@ -28,11 +28,11 @@ export const BrowserIndexMeta = z
       .object({
         shards: z.int().min(0),
         perShard: z.int().min(1),
-        file: z.literal("records/{shard}.json").describe("a JSON array of BrowserRecord: documents shard × perShard onwards"),
+        file: z.literal(BROWSER_FILES.recordShards).describe("a JSON array of BrowserRecord: documents shard × perShard onwards"),
       })
       .describe("what a result shows, by document number"),
     analysis: z.string().describe("how the terms were made; search.js applies the same to a query"),
-    module: z.literal("search.js").describe("an ES module: openBrowserIndex(base) → { meta, search(query, limit) }"),
+    module: z.literal(BROWSER_FILES.module).describe("an ES module: openBrowserIndex(base) → { meta, search(query, limit) }"),
   })
   .meta({ id: "BrowserIndexMeta" });
 export type BrowserIndexMeta = z.infer<typeof BrowserIndexMeta>;

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchModule } from "../../core/browser-index/bundle.ts";
-import { BROWSER_DIR } from "../../core/browser-index/format.ts";
+import { BROWSER_DIR, BROWSER_FILES } from "../../core/browser-index/format.ts";
 import type { AssetIndex } from "../../core/search-index.ts";
 import { testApp } from "../helpers/app.ts";
 import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
@@ -65,7 +65,7 @@ beforeAll(async () => {
   const root = scratch();
   folder = join(root, "v1", BROWSER_DIR);
   index.writeBrowserIndex(folder);
-  writeFileSync(join(folder, "search.js"), searchModule());
+  writeFileSync(join(folder, BROWSER_FILES.module), searchModule());
   pages = await staticServer(root);
   site = await serveExample();
   browser = await launchChromium();
