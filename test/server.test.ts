@@ -10,7 +10,10 @@ describe("search", () => {
     const { get, replay } = await testApp();
     const res = await get("/v1/search?q=arm%20chair");
     expect(res.status).toBe(200);
-    const body = SearchResponse.parse(await res.json());
+    expect(res.headers.get("content-type")).toBe("application/json;charset=UTF-8");
+    const text = await res.text();
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    const body = SearchResponse.parse(JSON.parse(text));
     expect(body.results[0]?.id).toBe("polyhaven:ArmChair_01");
     expect(body.results.every((r) => r.score! >= 0 && r.score! <= 1)).toBe(true);
     const ph = body.providers.find((p) => p.provider === "polyhaven")!;

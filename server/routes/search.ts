@@ -1,5 +1,6 @@
 import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses, withEventStream } from "../../core/openapi.ts";
 import { SearchParams } from "../../core/schemas/index.ts";
+import { searchJson } from "../../core/search-json.ts";
 import { parseQuery } from "../query.ts";
 import { runSearch } from "../service/search.ts";
 import { countSearch } from "../stats/hooks.ts";
@@ -7,6 +8,8 @@ import { API, get } from "./route.ts";
 import { streamSearch, wantsEventStream } from "./search-stream.ts";
 
 const LISTED_AT = "see /v1/providers for the ids";
+/** The content type h3 gives an answer it writes as JSON itself; this route writes its own (core/search-json.ts). */
+const JSON_CONTENT_TYPE = "application/json;charset=UTF-8";
 
 export const searchRoute = get(
   "/v1/search",
@@ -16,7 +19,10 @@ export const searchRoute = get(
     // The answer depends on Accept (JSON or the event stream): a cache must keep them apart.
     event.res.headers.append("vary", "accept");
     if (wantsEventStream(event)) return streamSearch(event, deps, params, LISTED_AT);
-    return countSearch(event, deps.usage, runSearch(params, deps, LISTED_AT));
+    return countSearch(event, deps.usage, runSearch(params, deps, LISTED_AT)).then((res) => {
+      event.res.headers.set("content-type", JSON_CONTENT_TYPE);
+      return searchJson(res);
+    });
   },
   {
     operationId: "searchAssets",

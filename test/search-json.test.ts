@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { BreakerRegistry } from "../core/circuit-breaker.ts";
+import { loadConfig } from "../core/config.ts";
+import { ReplayDispatcher } from "../core/http/replay.ts";
+import { loadPublished } from "../core/published.ts";
+import { createRuntime } from "../core/runtime.ts";
+import { type Asset, SearchParams, type SearchResponse } from "../core/schemas/index.ts";
+import { searchAll } from "../core/search.ts";
+import { searchJson, withScore } from "../core/search-json.ts";
+import { SOURCES } from "../sources/index.ts";
+
+const INDEXED = SOURCES.filter((s) => s.mode === "indexed");
+const deps = {
+  sources: INDEXED,
+  index: loadPublished("data").index,
+  runtime: createRuntime(loadConfig({}), { replay: new ReplayDispatcher() }),
+  breakers: new BreakerRegistry(),
+};
+const asJson = (res: SearchResponse) => Buffer.from(JSON.stringify(res));
+
+const record = (over: Partial<Asset> = {}): Asset => ({
+  id: "example:1",
+  provider: "example",
+  nativeId: "1",
+  title: "Café chair ✓",
+  type: "model",
+  tags: ["chair"],
+  url: "https://example.com/1",
+  downloadable: true,
+  ...over,
+});
+
+describe("searchJson", () => {
+  it("writes the bytes JSON.stringify writes, for answers of the shipped index, asked twice (records written before)", async () => {
+    const asks = [{ q: "chair" }, { q: "wood planks", facets: "true" }, { q: "rock", type: "texture" }, { q: "roboto" }, { q: "ui sounds", limit: "50" }];
+    for (let round = 0; round < 2; round++) {
+      for (const ask of asks) {
+        const res = await searchAll(SearchParams.parse(ask), deps);
+        expect(res.results.length, ask.q).toBeGreaterThan(0);
+        expect(searchJson(res).equals(asJson(res)), `${ask.q} (round ${round})`).toBe(true);
+      }
+    }
+  });
+
+  it("writes a merged result (alsoOn) and non-ASCII text as JSON.stringify does", async () => {
+    // The same font family from two sources: one result with alsoOn, a new object.
+    const res = await searchAll(SearchParams.parse({ q: "roboto", type: "font" }), deps);
+    expect(res.results.some((r) => r.alsoOn?.length)).toBe(true);
+    expect(searchJson(res).toString("utf8")).toBe(JSON.stringify(res));
+    const scored = withScore(record(), 0.5);
+    const answer: SearchResponse = { query: "café ✓", results: [scored, scored], providers: [] };
+    expect(searchJson(answer).toString("utf8")).toBe(JSON.stringify(answer));
+  });
+
+  it("writes in full a result whose record had a score of its own, and any result not made by withScore", () => {
+    // A score first among the record's keys keeps that place in the copy.
+    const own = withScore({ score: 0.9, ...record() }, 0.25);
+    expect(Object.keys(own)[0]).toBe("score");
+    const plain = { ...record({ id: "example:2" }), score: 0.1 };
+    const answer: SearchResponse = { query: "q", types: ["model"], results: [own, plain], providers: [] };
+    expect(searchJson(answer).toString("utf8")).toBe(JSON.stringify(answer));
+    expect(JSON.parse(searchJson(answer).toString("utf8")).results[0].score).toBe(0.25);
+  });
+
+  it("leaves out undefined fields and writes an empty page", () => {
+    const answer = { query: "nothing", types: undefined, results: [], providers: [], facets: undefined } as unknown as SearchResponse;
+    expect(searchJson(answer).toString("utf8")).toBe('{"query":"nothing","results":[],"providers":[]}');
+  });
+});
