@@ -15,7 +15,7 @@ const s = results.search;
 const baseline = JSON.parse(readFileSync("bench/baseline.json", "utf8")) as { commit: string; runs: { requestsPerSecond: number }[] };
 const baselineRps = baseline.runs.reduce((sum, r) => sum + r.requestsPerSecond, 0) / baseline.runs.length;
 console.log(
-  `search: HTTP / in-process index query      ${s.serverOverhead.ratio.toFixed(2)}x (${s.serverOverhead.httpMedianMs.toFixed(2)} ms vs ${s.serverOverhead.inProcessMedianMs.toFixed(2)} ms median)`,
+  `search: HTTP / in-process index query      ${s.serverOverhead.ratio.toFixed(2)}x (${s.serverOverhead.httpMedianMs.toFixed(2)} ms vs ${s.serverOverhead.inProcessMedianMs.toFixed(2)} ms median; node:http floor ${s.serverOverhead.floorRatio.toFixed(2)}x, ${s.serverOverhead.floorMedianMs.toFixed(2)} ms)`,
 );
 console.log(
   `search: fan-out median / delay D          ${s.fanOut.ratio.toFixed(2)} (${s.fanOut.sources} sources, D = ${s.fanOut.delayMs} ms, median ${s.fanOut.medianMs.toFixed(0)} ms)`,

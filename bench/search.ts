@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
@@ -13,7 +13,8 @@ import { ReplayDispatcher } from "../core/http/replay.ts";
 import { loadPublished } from "../core/published.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { SearchParams } from "../core/schemas/index.ts";
-import { searchAll } from "../core/search.ts";
+import { type SearchDeps, searchAll } from "../core/search.ts";
+import { searchJson } from "../core/search-json.ts";
 import type { Source } from "../core/source.ts";
 import { createApp } from "../server/app.ts";
 import { createUsage } from "../server/stats/usage.ts";
@@ -26,8 +27,8 @@ import { QUERIES } from "./queries.ts";
 const INDEXED = SOURCES.filter((s) => s.mode === "indexed");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function listen(app: H3): Promise<{ base: string; close: () => void }> {
-  const server = createServer(toNodeHandler(app));
+async function listen(app: H3 | RequestListener): Promise<{ base: string; close: () => void }> {
+  const server = createServer(typeof app === "function" ? app : toNodeHandler(app));
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
@@ -80,31 +81,59 @@ function workerClient(): { get: (url: string) => Promise<number>; close: () => P
 }
 
 /**
+ * The floor of serverOverhead: node:http alone, without the app's framework, middleware or
+ * counting, answering `?q=` with the same search and the same bytes. What HTTP itself costs on
+ * this machine (loopback, the client, node:http), whatever the app does.
+ */
+function bareSearch(deps: SearchDeps): RequestListener {
+  return async (req, res) => {
+    const q = new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("q") ?? "";
+    const body = searchJson(await searchAll(SearchParams.parse({ q }), deps));
+    res.writeHead(200, { "content-type": "application/json;charset=UTF-8", "content-length": body.length });
+    res.end(body);
+  };
+}
+
+/**
  * Index-only search through HTTP versus the same search (index query, merge, ranking) called in
- * process, one query of the mix after the other. The two take turns at going first: the second
- * runs the query the first has just run, with the code and the memo of its words still warm (each
- * side has its own copy of the index), which would otherwise always favour the same side.
+ * process, one query of the mix after the other; beside them the floor (bareSearch). Each side has
+ * its own copy of the index, and the sides take turns at going first: a later one runs the query
+ * an earlier one has just run, with the code still warm, which would otherwise always favour the
+ * same side.
  */
 async function serverOverhead(rounds: number) {
   const runtime = createRuntime(loadConfig({ RATE_LIMIT_PER_MINUTE: "0" }), { replay: new ReplayDispatcher() });
-  const deps = { sources: INDEXED, index: loadPublished("data").index, runtime, breakers: new BreakerRegistry() };
+  const deps = () => ({ sources: INDEXED, index: loadPublished("data").index, runtime, breakers: new BreakerRegistry() });
+  const inProcessDeps = deps();
   const server = await listen(appWith(INDEXED, new ReplayDispatcher()));
+  const bare = await listen(bareSearch(deps()));
   const client = workerClient();
   const http: number[] = [];
+  const floor: number[] = [];
   const inProcess: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const q = QUERIES[i % QUERIES.length]!;
     const overHttp = async () => http.push(await client.get(`${server.base}${searchPath(q)}`));
+    const overBare = async () => floor.push(await client.get(`${bare.base}/?q=${encodeURIComponent(q)}`));
     const called = async () => {
       const started = performance.now();
-      await searchAll(SearchParams.parse({ q }), deps);
+      await searchAll(SearchParams.parse({ q }), inProcessDeps);
       inProcess.push(performance.now() - started);
     };
-    for (const step of i % 2 ? [called, overHttp] : [overHttp, called]) await step();
+    const sides = [overHttp, overBare, called];
+    for (let k = 0; k < sides.length; k++) await sides[(i + k) % sides.length]!();
   }
   await client.close();
   server.close();
-  return { httpMedianMs: median(http), inProcessMedianMs: median(inProcess), ratio: median(http) / median(inProcess) };
+  bare.close();
+  const inProcessMedianMs = median(inProcess);
+  return {
+    httpMedianMs: median(http),
+    floorMedianMs: median(floor),
+    inProcessMedianMs,
+    ratio: median(http) / inProcessMedianMs,
+    floorRatio: median(floor) / inProcessMedianMs,
+  };
 }
 
 /** Five live sources, each delayed D ms by replay: end-to-end median divided by D (1 = perfectly parallel). */
