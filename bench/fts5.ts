@@ -21,6 +21,7 @@ import type { Asset } from "../core/schemas/index.ts";
 import { SCORING } from "../core/scoring.ts";
 import { QUERIES } from "./queries.ts";
 import { embeddedAssets, syntheticCatalogue } from "./scale-catalogue.ts";
+import { median, percentile } from "./stats.ts";
 
 const ROUNDS = 5;
 const PAGE = 20;
@@ -31,11 +32,6 @@ const RANK = `bm25(${title}, ${tags}, ${categories}, ${description}, ${author})`
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-const percentile = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 /** Each word a quoted FTS5 string (implicit AND); `prefix` makes the last one a prefix query. */
 const ftsQuery = (q: string, prefix: boolean) =>

@@ -23,6 +23,7 @@ import { AssetIndex } from "../core/search-index.ts";
 import { SOURCES } from "../sources/index.ts";
 import { QUERIES } from "./queries.ts";
 import { embeddedAssets, syntheticCatalogue } from "./scale-catalogue.ts";
+import { percentile } from "./stats.ts";
 
 const say = (event: object) => process.stdout.write(`${JSON.stringify(event)}\n`);
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
@@ -50,8 +51,6 @@ function stage<T>(name: string, fn: () => T): { value: T; ms: number } | undefin
     return undefined;
   }
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * The query mix as the service searches it with the seven indexed sources (core/search.ts

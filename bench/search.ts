@@ -22,10 +22,10 @@ import { SOURCES } from "../sources/index.ts";
 import { readEvents } from "../test/helpers/event-stream.ts";
 import { fakeSearchUrl, fakeSource } from "../test/helpers/fake-source.ts";
 import { QUERIES } from "./queries.ts";
+import { median } from "./stats.ts";
 
 /** The indexed sources only, so a search never leaves the process: what the index and the ranking cost. */
 const INDEXED = SOURCES.filter((s) => s.mode === "indexed");
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function listen(app: H3 | RequestListener): Promise<{ base: string; close: () => void }> {
   const server = createServer(typeof app === "function" ? app : toNodeHandler(app));

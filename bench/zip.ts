@@ -13,6 +13,7 @@ import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
 import type { HttpClient } from "../core/http/types.ts";
 import { streamZip, type ZipPlan } from "../server/download/zip.ts";
+import { median } from "./stats.ts";
 
 const MiB = 1024 * 1024;
 
@@ -76,8 +77,6 @@ async function cpuMicros(run: () => Promise<unknown>): Promise<number> {
 
 /** yazl's CRC-32 (the project's buffer-crc32 adapter), for the floor below. */
 const crc32 = createRequire(import.meta.url)("buffer-crc32") as { unsigned: (data: Buffer, previous?: number) => number };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 
 /**
  * The same files, in each round: plain one after another, plain with the CRC-32 of every byte (the
