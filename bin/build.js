@@ -2,21 +2,60 @@
 // @ts-check
 /**
  * `npm run build`: bundles the server and the command line to dist/ (ESM for Node 20, with source
- * maps). Dependencies stay external, imported from node_modules as under tsx, so their own files
- * (and anything they read beside them) are where they expect. Files the code reads at run time
- * (server/web/index.html, data/) are found from the package root (core/package-path.ts).
+ * maps), and the web app (web/) to dist/web/ for browsers. The server's dependencies stay external,
+ * imported from node_modules as under tsx, so their own files (and anything they read beside them)
+ * are where they expect; the web app's are bundled, since a browser has no node_modules. Files the
+ * code reads at run time (dist/web/, data/) are found from the package root (core/package-path.ts).
  */
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { STAMP } from "./freshness.js";
+import { STAMP, WEB_MANIFEST } from "./freshness.js";
 
 /** Output name (under the output folder, without .js) → TypeScript entry. */
 export const ENTRIES = { "server/main": "server/main.ts", "cli/main": "cli/main.ts" };
 
 /** Files that shape the bundle without being bundled: a change to them also makes it stale. */
-const SHAPING = ["package.json", "tsconfig.json", "bin/build.js"];
+const SHAPING = ["package.json", "tsconfig.json", "web/tsconfig.json", "bin/build.js"];
+
+/** The web app's entry. */
+const WEB_ENTRY = "web/main.tsx";
+
+/**
+ * The web app for browsers: every file named by its content hash, so the server can let caches
+ * keep them for a year; modules imported on first use (the 3D viewer) are chunks of their own,
+ * fetched only when an asset view needs them.
+ * @param {string} root
+ * @param {string} outdir absolute
+ */
+async function buildWeb(root, outdir) {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [WEB_ENTRY],
+    outdir,
+    bundle: true,
+    format: "esm",
+    splitting: true,
+    platform: "browser",
+    target: ["chrome111", "edge111", "firefox114", "safari16.4"],
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunks/[name]-[hash]",
+    assetNames: "assets/[name]-[hash]",
+    minify: true,
+    sourcemap: "linked",
+    metafile: true,
+    logLevel: "warning",
+  });
+  const outputs = Object.entries(result.metafile.outputs);
+  const [script, entry] = outputs.find(([, output]) => output.entryPoint === WEB_ENTRY) ?? [];
+  if (!script || !entry?.cssBundle) throw new Error(`${WEB_ENTRY} built without its script or stylesheet`);
+  const name = (/** @type {string} */ file) => file.slice(file.lastIndexOf("/web/") + "/web/".length);
+  writeFileSync(join(outdir, WEB_MANIFEST), `${JSON.stringify({ script: name(script), style: name(entry.cssBundle) }, null, 2)}\n`);
+  return Object.keys(result.metafile.inputs).filter((file) => !file.startsWith("node_modules/"));
+}
 
 /**
  * Builds into a temporary sibling folder, then swaps it in for `outdir`, so a reader never sees
@@ -45,11 +84,13 @@ export async function build(root, outdir = "dist") {
     metafile: true,
     logLevel: "warning",
   });
+  const webInputs = await buildWeb(root, join(temporary, "web"));
   /** @type {import("./freshness.js").Stamp} */
   const stamp = {
     startedAt,
-    inputs: [...SHAPING, ...Object.keys(result.metafile.inputs)],
-    outputs: Object.keys(ENTRIES).map((name) => `${outdir}/${name}.js`),
+    // Bundled dependencies are not listed: package.json stands for them, as for the server's.
+    inputs: [...new Set([...SHAPING, ...Object.keys(result.metafile.inputs), ...webInputs])],
+    outputs: [...Object.keys(ENTRIES).map((name) => `${outdir}/${name}.js`), `${outdir}/web/${WEB_MANIFEST}`],
   };
   writeFileSync(join(temporary, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
   const old = `${target}.old-${process.pid}`;

@@ -10,6 +10,9 @@ import { join } from "node:path";
 /** The build's record in its output folder: when it started, the files it read and the files it wrote. */
 export const STAMP = "build.json";
 
+/** The file in the web app's output folder (dist/web/) naming the script and stylesheet its pages link (server/web/bundle.ts). */
+export const WEB_MANIFEST = "manifest.json";
+
 /**
  * @typedef {{ startedAt: number, inputs: string[], outputs: string[] }} Stamp
  * Paths relative to the package root; inputs are esbuild's (every bundled source) plus the files

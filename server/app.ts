@@ -25,6 +25,8 @@ export function createApp(deps: AppDeps): H3 {
   app.use(httpMetrics(deps.usage.metrics)); // first, so 401s and 429s are counted too
 
   app.use((event, next) => {
+    // No answer of this server is ever to be read as another type than it says (a JSON error as HTML, a preview file as script).
+    event.res.headers.set("x-content-type-options", "nosniff");
     const rules = rulesOf(event);
     requireHostHeader(event);
     if (!rules.anyHost) requireKnownHost(event, hosts);

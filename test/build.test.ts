@@ -25,7 +25,7 @@ const ENV = { ...process.env, ASSET_SERVER_REPLAY: "test/fixtures", DATA_DIR: "d
 describe("the package root", () => {
   it("is found from the sources and from the bundle's place alike", () => {
     expect(packageRoot(new URL("../core/package-path.ts", import.meta.url))).toBe(packageRoot(new URL("../dist/server/main.js", import.meta.url)));
-    expect(readFileSync(packagePath("server/web/index.html"), "utf8")).toMatch(/^<!doctype html>/i);
+    expect(JSON.parse(readFileSync(packagePath("dist/web/manifest.json"), "utf8")).script).toMatch(/^main-\w+\.js$/);
   });
 });
 
@@ -84,10 +84,10 @@ describe("the built output", () => {
 describe("the freshness check, in a scratch package", () => {
   const scratch = scratchDirs("asset-search-build-");
 
-  /** A package with the real launchers, a two-file server and a CLI that says which file ran. */
+  /** A package with the real launchers, a two-file server, a CLI that says which file ran and a web entry with its stylesheet. */
   function scratchPackage(): string {
     const root = scratch();
-    for (const dir of ["bin", "server", "cli"]) mkdirSync(join(root, dir));
+    for (const dir of ["bin", "server", "cli", "web"]) mkdirSync(join(root, dir));
     cpSync(join(ROOT, "bin"), join(root, "bin"), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(root, "node_modules"));
     writeFileSync(join(root, "package.json"), '{ "type": "module" }\n');
@@ -95,6 +95,9 @@ describe("the freshness check, in a scratch package", () => {
     writeFileSync(join(root, "server/word.ts"), 'export const word: string = "first";\n');
     writeFileSync(join(root, "server/main.ts"), 'import { word } from "./word.ts";\nconsole.log(word);\n');
     writeFileSync(join(root, "cli/main.ts"), "console.log(import.meta.url);\n");
+    writeFileSync(join(root, "web/tsconfig.json"), "{}\n");
+    writeFileSync(join(root, "web/main.tsx"), 'import "./page.css";\n');
+    writeFileSync(join(root, "web/page.css"), "body { margin: 0; }\n");
     return root;
   }
   const stampOf = (root: string) => JSON.parse(readFileSync(join(root, "dist", STAMP), "utf8")) as Stamp;

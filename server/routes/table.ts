@@ -8,11 +8,12 @@ import { mcpMethodNotAllowed, mcpOperation, mcpRoute } from "../mcp/http.ts";
 import { createStatsRoute, statsOpenApiPaths } from "../stats/route.ts";
 import { assetRoute, filesRoute } from "./assets.ts";
 import { downloadRoute } from "./download.ts";
+import { assetPageRoute, searchPageRoute, staticRoute } from "./pages.ts";
 import { publishedCatalogRoute, publishedHistoryRoute, publishedIndexRoute, publishedMetaRoute, SCHEMA_ROUTES } from "./publication.ts";
 import { API, get, OPEN, type Route } from "./route.ts";
 import { searchRoute } from "./search.ts";
 import { catalogFileRoute, catalogHistoryRoute, catalogRoute, licensesRoute, providersRoute } from "./sources.ts";
-import { healthRoute, pageRoute } from "./system.ts";
+import { healthRoute } from "./system.ts";
 
 /** The document of this table, built once per app. */
 const openApiRoute = get(
@@ -46,7 +47,9 @@ const statsRoute = get("/v1/stats", API, createStatsRoute, (statsOpenApiPaths()[
 
 /** In the order of /openapi.json's `paths`. */
 export const ROUTES: readonly Route[] = [
-  pageRoute,
+  searchPageRoute,
+  assetPageRoute,
+  staticRoute,
   searchRoute,
   assetRoute,
   filesRoute,

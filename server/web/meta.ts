@@ -1,0 +1,53 @@
+/**
+ * What a page says of itself before its script runs: the title, description and preview image a
+ * shared link shows in chat apps and search engines. An asset's come from the index when it holds
+ * it (no upstream call), else from the source's details; a source that fails leaves the page
+ * generic rather than failing it.
+ */
+import type { Asset } from "../../core/schemas/index.ts";
+import type { AppDeps } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { fetchDetails, parseAssetId } from "../service/assets.ts";
+import type { PageMeta } from "./shell.ts";
+
+const SITE = "asset-search";
+const SITE_DESCRIPTION =
+  "Search 3D models, PBR materials, textures, HDRIs, sprites, UI, audio and fonts from many free and paid asset sites at once, with the licence of every result.";
+const MAX_DESCRIPTION = 200;
+
+/** `/` and a search on it. */
+export function searchMeta(base: string, query: URLSearchParams): PageMeta {
+  const q = query.get("q")?.trim();
+  return {
+    title: q ? `“${q}” assets · ${SITE}` : `${SITE}: every free asset site at once`,
+    description: SITE_DESCRIPTION,
+    url: q ? `${base}/?${new URLSearchParams({ q })}` : `${base}/`,
+  };
+}
+
+const shorten = (text: string) => (text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1).trimEnd()}…` : text);
+
+/** An asset's page (`/assets/<id>`, and `/?asset=<id>`, which links to it as canonical); undefined when the asset does not exist. */
+export async function assetMeta(base: string, rawId: string, deps: AppDeps, signal: AbortSignal): Promise<PageMeta | undefined> {
+  const ref = parseAssetId(rawId, deps);
+  let asset: Asset | undefined = deps.published.index.get(ref.id);
+  if (!asset) {
+    try {
+      asset = await fetchDetails(ref, deps, { signal, baseUrl: base });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      asset = undefined;
+    }
+  }
+  const url = `${base}/assets/${encodeURIComponent(ref.id)}`;
+  if (!asset) return { title: `${ref.nativeId} on ${ref.source.name} · ${SITE}`, description: SITE_DESCRIPTION, url };
+  const licence = asset.license ? (asset.license.spdx ?? asset.license.name) : "licence not stated";
+  const price = asset.price ? (asset.price.free ? ", free" : ", paid") : "";
+  const facts = `${asset.type} by ${asset.author ?? "an unnamed author"} on ${ref.source.name}, ${licence}${price}.`;
+  return {
+    title: `${asset.title} · ${ref.source.name} · ${SITE}`,
+    description: shorten(asset.description ? `${asset.description} ${facts}` : facts),
+    url,
+    ...(asset.thumbnailUrl ? { image: `${base}/v1/assets/${encodeURIComponent(ref.id)}/thumbnail?w=640` } : {}),
+  };
+}

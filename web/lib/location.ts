@@ -1,0 +1,30 @@
+/**
+ * The address as the app's state: components read it with `useLocation` and change it with
+ * `navigate`, which records a history entry (or replaces the current one), so a search or an open
+ * asset can be shared as a link and Back returns to the state before it.
+ */
+import { useEffect, useState } from "preact/hooks";
+
+const CHANGED = "app:navigate";
+
+export function navigate(href: string, options: { replace?: boolean } = {}): void {
+  if (href === location.pathname + location.search) return;
+  if (options.replace) history.replaceState(null, "", href);
+  else history.pushState(null, "", href);
+  dispatchEvent(new Event(CHANGED));
+}
+
+/** The current address, re-read on every navigate and on Back and Forward. */
+export function useLocation(): URL {
+  const [url, setUrl] = useState(() => new URL(location.href));
+  useEffect(() => {
+    const update = () => setUrl(new URL(location.href));
+    addEventListener("popstate", update);
+    addEventListener(CHANGED, update);
+    return () => {
+      removeEventListener("popstate", update);
+      removeEventListener(CHANGED, update);
+    };
+  }, []);
+  return url;
+}
