@@ -1,0 +1,125 @@
+/**
+ * The web app's pages and files as HTTP answers (server/routes/pages.ts): the security headers on
+ * every page, compression and revalidation of the HTML, the bundle's year-long caching, the title,
+ * description and link-preview tags of a search and of an asset, and the paths that must not be
+ * served. What the pages do in a browser is test/e2e/'s.
+ */
+import { readFileSync } from "node:fs";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { packagePath } from "../core/package-path.ts";
+import { testApp } from "./helpers/app.ts";
+
+const MANIFEST = JSON.parse(readFileSync(packagePath("dist/web/manifest.json"), "utf8")) as { script: string; style: string };
+const ARM_CHAIR = "polyhaven%3AArmChair_01";
+
+const EXPECTED_PAGE_HEADERS = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self' blob:; media-src 'self' blob:; connect-src 'self' blob: data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cache-control": "no-cache",
+  "content-type": "text/html; charset=utf-8",
+};
+
+/** The value of `<meta property|name="key" content="…">` in a page. */
+const meta = (html: string, key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
+
+describe("the pages", () => {
+  it.each(["/", "/?q=rock", `/?asset=${ARM_CHAIR}`, `/assets/${ARM_CHAIR}`])(
+    "%s carries the policy, frame, referrer, nosniff and cache headers",
+    async (path) => {
+      const { get } = await testApp();
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      for (const [name, value] of Object.entries(EXPECTED_PAGE_HEADERS)) expect(res.headers.get(name), name).toBe(value);
+      // No inline script or style for the policy to allow: only the bundle's files.
+      const html = await res.text();
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>|<style|\sstyle=/);
+      expect(html).toContain(`<script type="module" src="/static/${MANIFEST.script}"></script>`);
+      expect(html).toContain(`<link rel="stylesheet" href="/static/${MANIFEST.style}">`);
+    },
+  );
+
+  it("is compressed as the browser asks, and revalidated by its ETag with a 304", async () => {
+    const { get } = await testApp();
+    const plain = await (await get("/", { headers: { "accept-encoding": "identity" } })).text();
+    const br = await get("/", { headers: { "accept-encoding": "br, gzip" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("vary")).toBe("accept-encoding");
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(plain);
+    const gz = await get("/", { headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(plain);
+    const again = await get("/", { headers: { "accept-encoding": "br", "if-none-match": br.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+  });
+
+  it("titles a search with its query and an asset with its name, source and facts, with link-preview tags", async () => {
+    const { get } = await testApp();
+    const search = await (await get("/?q=rock%20wall")).text();
+    expect(search).toContain("<title>“rock wall” assets · asset-search</title>");
+    expect(meta(search, "og:url")).toBe("http://localhost/?q=rock+wall");
+
+    const asset = await (await get(`/assets/${ARM_CHAIR}`)).text();
+    expect(asset).toContain("<title>Arm Chair 01 · Poly Haven · asset-search</title>");
+    expect(meta(asset, "og:title")).toBe("Arm Chair 01 · Poly Haven · asset-search");
+    expect(meta(asset, "og:url")).toBe(`http://localhost/assets/${ARM_CHAIR}`);
+    expect(meta(asset, "og:image")).toBe(`http://localhost/v1/assets/${ARM_CHAIR}/thumbnail?w=640`);
+    expect(meta(asset, "twitter:card")).toBe("summary_large_image");
+    expect(meta(asset, "description")).toMatch(/^Free \(CC0\) vintage Victorian armchair .*…$/);
+    expect(meta(asset, "description")?.length).toBeLessThanOrEqual(200);
+    expect(asset).toContain(`<link rel="canonical" href="http://localhost/assets/${ARM_CHAIR}">`);
+
+    // The share link (/?asset=) names the asset page as the canonical one.
+    const shared = await (await get(`/?asset=${ARM_CHAIR}`)).text();
+    expect(shared).toContain(`<link rel="canonical" href="http://localhost/assets/${ARM_CHAIR}">`);
+  });
+
+  it("escapes what the address brings into the page", async () => {
+    const { get } = await testApp();
+    const html = await (await get(`/?q=${encodeURIComponent('"><script>alert(1)</script>')}`)).text();
+    expect(html).not.toContain("<script>alert(1)");
+    expect(html).toContain("<title>“&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;” assets · asset-search</title>");
+  });
+
+  it("answers an asset page of a malformed id with the API's 400 JSON, and counts a page view per page served", async () => {
+    const { get, usage } = await testApp();
+    const bad = await get("/assets/no-colon");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatch(/no-colon/);
+    await get("/");
+    await get(`/assets/${ARM_CHAIR}`);
+    await get("/", { method: "HEAD" });
+    expect((await usage.snapshot()).window.pageViews).toBe(2);
+  });
+});
+
+describe("the app's files", () => {
+  it("serves the bundle compressed, cached for a year under its content-hashed name", async () => {
+    const { get } = await testApp();
+    for (const file of [MANIFEST.script, MANIFEST.style]) {
+      const res = await get(`/static/${file}`, { headers: { "accept-encoding": "br" } });
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(res.headers.get("content-encoding")).toBe("br");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-type")).toBe(file.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8");
+      const bytes = brotliDecompressSync(Buffer.from(await res.arrayBuffer()));
+      expect(bytes.equals(readFileSync(packagePath("dist/web", file)))).toBe(true);
+    }
+  });
+
+  it.each(["/static/manifest.json", "/static/..%2fbuild.json", "/static/%2e%2e/server/main.js", "/static/nope-123.js", "/static/"])(
+    "does not serve %s",
+    async (path) => {
+      const { get } = await testApp();
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    },
+  );
+});
