@@ -17,7 +17,7 @@ export function packageRoot(from: string | URL = import.meta.url): string {
 
 const ROOT = packageRoot();
 
-/** A file or folder of the package (server/web/index.html, data), wherever the running code is. */
+/** A file or folder of the package (dist/web, data), wherever the running code is. */
 export function packagePath(...segments: string[]): string {
   return join(ROOT, ...segments);
 }

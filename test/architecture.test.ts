@@ -9,11 +9,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const FOLDERS = ["core", "sources", "pipeline", "server", "cli", "bin", "bench", "test"];
+const FOLDERS = ["core", "sources", "pipeline", "server", "cli", "bin", "bench", "test", "web"];
 
 function filesUnder(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.(ts|js)$/.test(e.name))
+    .filter((e) => e.isFile() && /\.(ts|tsx|js)$/.test(e.name))
     .map((e) => relative(ROOT, join(e.parentPath, e.name)));
 }
 
@@ -50,6 +50,13 @@ describe("import direction", () => {
     expect(crossings(under("pipeline"), under("server"))).toEqual([]);
   });
 
+  it("the web app imports only itself and, as types that leave nothing in the bundle, core's schemas", () => {
+    const outside = (target: string) => !target.startsWith("web/") && !target.startsWith("core/schemas/");
+    expect(crossings(under("web"), outside)).toEqual([]);
+    const valueImports = filesUnder("web").filter((f) => /^import (?!type\b)[^;]*from "(\.\.\/)+core\//m.test(source(f)));
+    expect(valueImports).toEqual([]);
+  });
+
   it("only the router reaches into server/routes: MCP, the CLI and the rest call the application layer", () => {
     const outside = (file: string) => !file.startsWith("server/routes/") && !file.startsWith("test/") && file !== "server/app.ts";
     expect(crossings(outside, under("server/routes"))).toEqual([]);
@@ -74,7 +81,7 @@ describe("comments", () => {
     .split("\n")
     .filter((line) => line.endsWith("/"));
   // A path under a top folder, or a bare document name (a `.md` file, which must then be at the root).
-  const TOP = /(?<![\w./-])((?:core|sources|server|pipeline|cli|bin|bench|test|docs|data|\.ci|\.github)\/[\w./-]*\w|[\w-]+\.md)\b/g;
+  const TOP = /(?<![\w./-])((?:core|sources|server|pipeline|cli|bin|bench|test|web|docs|data|\.ci|\.github)\/[\w./-]*\w|[\w-]+\.md)\b/g;
   const comments = (file: string) =>
     source(file)
       .split("\n")
