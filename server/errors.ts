@@ -22,7 +22,7 @@ export class ApiError extends Error {
  */
 export function errorResponse(error: unknown, event: H3Event): HTTPResponse {
   const cause = (error as { cause?: unknown }).cause;
-  const err = cause instanceof ApiError ? cause : error;
+  const err = cause instanceof ApiError || cause instanceof UpstreamError ? cause : error;
   let status = 500;
   let body: ErrorBody = { error: "internal error" };
   let headers: Record<string, string> = {};
