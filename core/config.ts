@@ -58,6 +58,11 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "SHUTDOWN_GRACE_MS", default: "30000", why: "on SIGTERM/SIGINT, how long requests in flight (downloads included) may finish before they are cut" },
   { name: "DOWNLOAD_MAX_BYTES", default: "2147483648", why: "cap on the total size of one zip download (2 GiB)" },
   {
+    name: "PREVIEW_MAX_BYTES",
+    default: "67108864",
+    why: "cap on one file served for a preview (GET /v1/assets/{id}/raw/{path}, 64 MiB): a known larger size is a 413, a longer stream is cut",
+  },
+  {
     name: "USER_AGENT",
     default: "asset-search/0.1 (+https://github.com/asset-search/asset-search)",
     why: "names the project to upstream sites; Poly Haven requires a descriptive one",
@@ -166,6 +171,7 @@ export interface Config {
   serverRequestTimeoutMs: number;
   shutdownGraceMs: number;
   downloadMaxBytes: number;
+  previewMaxBytes: number;
   userAgent: string;
   cacheTtlMs: number;
   cacheMaxEntries: number;
@@ -204,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...serverTimeouts(env),
     shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS"),
     downloadMaxBytes: int(env, "DOWNLOAD_MAX_BYTES"),
+    previewMaxBytes: int(env, "PREVIEW_MAX_BYTES"),
     userAgent: read(env, "USER_AGENT"),
     cacheTtlMs: int(env, "HTTP_CACHE_TTL_MS"),
     cacheMaxEntries: int(env, "HTTP_CACHE_MAX_ENTRIES"),

@@ -184,6 +184,8 @@ function describeService(components: Record<string, Json>): string {
     "## Rate limits",
     "120 requests per minute per client on `/v1/*` and `/mcp` by default (`RATE_LIMIT_PER_MINUTE`). Every response there",
     "carries the `RateLimit-*` headers; a 429 also carries `Retry-After`, and its body has `retryAfter` in seconds.",
+    "`/v1/assets/{id}/thumbnail` counts in a bucket of its own, ten times as large (policy `thumbnails`): a page of",
+    "results asks for many thumbnails at once.",
     "",
     "## Additive fields",
     "Fields this service adds to the contract's resources (within v1 the API only grows additively):",

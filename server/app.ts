@@ -7,16 +7,25 @@ import { allowedHosts, requireHostHeader, requireKnownHost } from "./middleware/
 import { createRateLimit } from "./middleware/rate-limit.ts";
 import { API, type Handler, PAGE, type Route, type Rules } from "./routes/route.ts";
 import { ROUTES } from "./routes/table.ts";
+import { ThumbnailUrls } from "./service/thumbnails.ts";
 import { httpMetrics } from "./stats/hooks.ts";
 
-const rulesOf = (event: H3Event): Rules => (event.context.matchedRoute?.meta ?? {}) as Rules;
+/** A route's meta: its rules, or, for a catch-all shared by several routes, the rules of the one a path picks. */
+type Meta = Rules & { rulesFor?: (pathname: string) => Rules };
+
+const rulesOf = (event: H3Event): Rules => {
+  const meta = (event.context.matchedRoute?.meta ?? {}) as Meta;
+  return meta.rulesFor?.(event.url.pathname) ?? meta;
+};
 
 /** Methods besides GET that get an answer of their own; HEAD is left to h3, which answers it with the GET route. */
 const OTHER_METHODS = ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "QUERY", "CONNECT", "TRACE"] as const;
 
-export function createApp(deps: AppDeps): H3 {
+export function createApp(given: AppDeps): H3 {
+  // The search routes fill it and the thumbnail route reads it: one per app.
+  const deps: AppDeps = { ...given, thumbnailUrls: given.thumbnailUrls ?? new ThumbnailUrls() };
   const { config } = deps.runtime;
-  const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxyHops, deps.rateLimiter);
+  const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxyHops, deps.rateLimiters);
   const hosts = allowedHosts(config);
 
   // silent: h3 would log every thrown 4xx; errorResponse logs the unexpected ones itself.
@@ -38,7 +47,7 @@ export function createApp(deps: AppDeps): H3 {
       requireApiKey(event, config.apiKey);
       return next();
     }
-    return rateLimit.consume(event).then(() => {
+    return rateLimit.consume(event, rules.quota ?? "default").then(() => {
       requireApiKey(event, config.apiKey);
       return next();
     });
@@ -51,40 +60,84 @@ export function createApp(deps: AppDeps): H3 {
 /**
  * Registers the route table. A route's rules go into its meta, read back above from the route the
  * router matched. An `{id}` may hold slashes (encoded or not), so the routes with one share a
- * catch-all from there on (`/v1/assets/**`) that tells them apart by how the path ends. Anything
- * the table does not hold is a 404, under the API's rules below `/v1/` (so unknown API paths are
- * rate limited and protected too).
+ * catch-all from there on (`/v1/assets/**`) that tells them apart by how the path ends (see
+ * `byEnding`); its meta gives the rules of the route a path picks. Anything the table does not
+ * hold is a 404, under the API's rules below `/v1/` (so unknown API paths are rate limited and
+ * protected too).
  */
 function registerRoutes(app: H3, deps: AppDeps): void {
-  const withId = new Map<string, { route: Route; endings: { ending: string; handle: Handler }[] }>();
+  const withId = new Map<string, Ending[]>();
   for (const route of ROUTES) {
     const handle = route.handler(deps);
     const at = route.path.indexOf("{id}");
     if (at < 0) {
-      register(app, route, route.path, (event) => handle(event, ""));
+      register(app, route, route.path, (event) => handle(event, "", ""));
       continue;
     }
     const prefix = route.path.slice(0, at);
-    // The first route's method and rules stand for the routes that share its catch-all.
-    const shared = withId.get(prefix) ?? { route, endings: [] };
-    shared.endings.push({ ending: route.path.slice(at + "{id}".length), handle });
-    withId.set(prefix, shared);
+    withId.set(prefix, [...(withId.get(prefix) ?? []), endingOf(route, route.path.slice(at + "{id}".length), handle)]);
   }
-  for (const [prefix, { route, endings }] of withId) register(app, route, `${prefix}**`, byEnding(prefix, endings));
+  for (const [prefix, endings] of withId) {
+    const match = byEnding(prefix, endings);
+    // The first route's method stands for the routes that share its catch-all (all GET).
+    const first = endings[0]!.route;
+    const meta: Meta = { ...first.rules, rulesFor: (pathname) => match(pathname)?.route.rules ?? first.rules };
+    register(
+      app,
+      first,
+      `${prefix}**`,
+      (event) => {
+        const found = match(event.url.pathname);
+        if (!found) throw new ApiError(400, `missing asset id: expected ${prefix}<provider>:<nativeId>`);
+        return found.handle(event, found.id, found.path);
+      },
+      meta,
+    );
+  }
   for (const method of [...OTHER_METHODS, "GET"] as const) {
     app.on(method, "/v1/**", notFound, { meta: API });
     app.on(method, "/**", notFound, { meta: PAGE });
   }
 }
 
-/** The handler of the route whose ending ends the path, the longest first (`/files` before the bare id), with the id before it. */
-function byEnding(prefix: string, endings: { ending: string; handle: Handler }[]): (event: H3Event) => unknown {
-  const longestFirst = [...endings].sort((a, b) => b.ending.length - a.ending.length);
-  return (event) => {
-    const rest = event.url.pathname.slice(prefix.length);
-    const match = longestFirst.find(({ ending }) => rest.length > ending.length && rest.endsWith(ending));
-    if (!match) throw new ApiError(400, `missing asset id: expected ${prefix}<provider>:<nativeId>`);
-    return match.handle(event, rest.slice(0, rest.length - match.ending.length));
+/**
+ * How a route with an `{id}` is told apart: the text after the id (`/files`, "" for the bare id),
+ * or for a route ending in `/{path}` the text before the path (`/raw/`), which a path follows.
+ */
+interface Ending {
+  route: Route;
+  ending: string;
+  withPath: boolean;
+  handle: Handler;
+}
+
+const PATH = "{path}";
+
+function endingOf(route: Route, after: string, handle: Handler): Ending {
+  const withPath = after.endsWith(`/${PATH}`);
+  return { route, ending: withPath ? after.slice(0, -PATH.length) : after, withPath, handle };
+}
+
+/**
+ * The route a path picks, with its id (and path). First the fixed endings, the longest first
+ * (`/files` before the bare id), so every path that ends like one keeps that route; then the
+ * endings followed by a path, at the first place they occur (`…/raw/textures/a.jpg`: an id that
+ * holds `/raw/` itself must encode its slashes there); the bare id last.
+ */
+function byEnding(prefix: string, endings: Ending[]): (pathname: string) => (Ending & { id: string; path: string }) | undefined {
+  const rank = (e: Ending) => (e.withPath ? 1 : e.ending ? 0 : 2);
+  const ordered = [...endings].sort((a, b) => rank(a) - rank(b) || b.ending.length - a.ending.length);
+  return (pathname) => {
+    const rest = pathname.slice(prefix.length);
+    for (const e of ordered) {
+      if (!e.withPath) {
+        if (rest.length > e.ending.length && rest.endsWith(e.ending)) return { ...e, id: rest.slice(0, rest.length - e.ending.length), path: "" };
+        continue;
+      }
+      const at = rest.indexOf(e.ending);
+      if (at > 0 && at + e.ending.length < rest.length) return { ...e, id: rest.slice(0, at), path: rest.slice(at + e.ending.length) };
+    }
+    return undefined;
   };
 }
 
@@ -92,8 +145,8 @@ function byEnding(prefix: string, endings: { ending: string; handle: Handler }[]
  * A GET route, and for a documented one (the API's; the page is not) a 405 for the other methods
  * under the same rules; a POST route refuses every other method itself.
  */
-function register(app: H3, route: Route, path: string, handle: (event: H3Event) => unknown): void {
-  const options = { meta: route.rules };
+function register(app: H3, route: Route, path: string, handle: (event: H3Event) => unknown, meta: Meta = route.rules): void {
+  const options = { meta };
   if (route.method === "POST") {
     const { refuse } = route;
     app.all(path, (event) => (event.req.method === "POST" ? handle(event) : refuse(event)), options);

@@ -5,6 +5,8 @@ import type { Published } from "../core/published.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Source } from "../core/source.ts";
 import type { DataFollower } from "./data/follow.ts";
+import type { Quota } from "./middleware/rate-limit.ts";
+import type { ThumbnailUrls } from "./service/thumbnails.ts";
 import type { Usage } from "./stats/usage.ts";
 
 /** Everything a route needs, built once per process. */
@@ -18,8 +20,10 @@ export interface AppDeps {
   breakers: BreakerRegistry;
   /** Usage statistics and metrics (server/stats/usage.ts): aggregate counts only. */
   usage: Usage;
-  /** The rate limit's shared store (Redis, set by startServer with REDIS_URL); else it counts in memory. */
-  rateLimiter?: RateLimiterAbstract;
+  /** The rate limit's shared stores, one per quota (Redis, set by startServer with REDIS_URL); else it counts in memory. */
+  rateLimiters?: Partial<Record<Quota, RateLimiterAbstract>>;
+  /** The thumbnail URLs of recent search results, for GET /v1/assets/{id}/thumbnail; createApp makes one when absent. */
+  thumbnailUrls?: ThumbnailUrls;
 }
 
 /** The absolute base URL for links this server hands out: the configured one, else the request's origin. */

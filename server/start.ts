@@ -63,7 +63,7 @@ export async function startServer(
   options: { signals?: boolean } = {},
 ): Promise<{ app: H3; server: ReturnType<typeof serve>; deps: AppDeps; shutdown: Shutdown }> {
   const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute) : undefined;
-  const deps: AppDeps = { ...createDeps(config), ...(redis ? { rateLimiter: redis.limiter } : {}) };
+  const deps: AppDeps = { ...createDeps(config), ...(redis ? { rateLimiters: redis.limiters } : {}) };
   // DATA_URL's publication before the first request; when it cannot be had, DATA_DIR's data serves until a check succeeds.
   if (config.dataUrl) await deps.data?.checkNow();
   const app = createApp(deps);

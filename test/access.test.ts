@@ -42,6 +42,7 @@ const PROTECTED: [method: string, path: string][] = [
   ["GET", "/v1/assets/polyhaven:ArmChair_01"],
   ["GET", "/v1/assets/polyhaven:ArmChair_01/files"],
   ["GET", "/v1/assets/polyhaven:ArmChair_01/download"],
+  ["GET", "/v1/assets/polyhaven:ArmChair_01/raw/ArmChair_01_2k.gltf"],
   ["POST", "/mcp"],
 ];
 

@@ -43,6 +43,8 @@ const OBJECT = "<object>";
 const GZIP = "<gzip>";
 const SCHEMA = "<schema>";
 const META = "<index meta>";
+const WEBP = "<webp>";
+const BYTES = "<bytes>";
 const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/search": { 200: "SearchResponse", 400: "Error", 401: "Error", 429: "Error" },
   "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
@@ -50,6 +52,18 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/assets/{id}/download": {
     200: ZIP,
     302: NONE,
+    400: "Error",
+    401: "Error",
+    404: "Error",
+    409: "Error",
+    413: "Error",
+    429: "Error",
+    502: "Error",
+    503: "Error",
+  },
+  "GET /v1/assets/{id}/thumbnail": { 200: WEBP, 304: NONE, 400: "Error", 401: "Error", 404: "Error", 429: "Error" },
+  "GET /v1/assets/{id}/raw/{path}": {
+    200: BYTES,
     400: "Error",
     401: "Error",
     404: "Error",
@@ -130,6 +144,8 @@ describe("OpenAPI document", () => {
       if (body === NONE) expect(response.content, `${key} ${code}`).toBeUndefined();
       else if (body === ZIP) expect(response.content).toEqual({ "application/zip": { schema: { type: "string", format: "binary" } } });
       else if (body === OBJECT) expect(response.content["application/json"].schema).toEqual({ type: "object" });
+      else if (body === WEBP) expect(response.content).toEqual({ "image/webp": { schema: { type: "string", format: "binary" } } });
+      else if (body === BYTES) expect(response.content).toEqual({ "*/*": { schema: { type: "string", format: "binary" } } });
       else if (body === GZIP) expect(response.content).toEqual({ "application/gzip": { schema: { type: "string", format: "binary" } } });
       else if (body === SCHEMA) expect(response.content).toEqual({ "application/schema+json": { schema: { type: "object" } } });
       // IndexMeta lives in core/published.ts, not core/schemas: inlined, with its fields.
@@ -240,6 +256,8 @@ describe("OpenAPI document", () => {
     };
     expect(types("/v1/assets/{id}/files")).toEqual(files);
     expect(types("/v1/assets/{id}/download")).toEqual(files);
+    expect(types("/v1/assets/{id}/raw/{path}")).toEqual(files);
+    expect(types("/v1/assets/{id}/thumbnail")).toEqual({ w: { type: "integer", enum: [160, 320, 640], default: 320 } });
   });
 
   it("the documented types, bounds, enums and defaults are what the query schemas accept", () => {

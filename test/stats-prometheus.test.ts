@@ -130,7 +130,7 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     const firstScrape = Date.now();
 
     // The mix: 3 api searches with the distinctive text, 2 from the web page, 10 that reach the
-    // synthetic source, 1 over MCP; 2 asset views, 1 download, 2 page views, 2 MCP tool calls.
+    // synthetic source, 1 over MCP; 2 asset views, 1 download, 1 preview, 2 page views, 2 MCP tool calls.
     for (let i = 0; i < 3; i++) expect((await get(`/v1/search?q=${QUERY}&providers=polyhaven`, { headers: asClient })).status).toBe(200);
     for (let i = 0; i < 2; i++) {
       const res = await get("/v1/search?q=chair&type=model&providers=polyhaven", {
@@ -157,6 +157,9 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     await mcp("list_providers", {});
     for (let i = 0; i < 2; i++) expect((await get("/v1/assets/polyhaven:ArmChair_01", { headers: asClient })).status).toBe(200);
     expect((await get("/v1/assets/polyhaven:ArmChair_01/download?maps=diff&format=jpg", { headers: asClient })).status).toBe(302);
+    const preview = await get("/v1/assets/polyhaven:ArmChair_01/raw/ArmChair_01_2k.gltf", { headers: asClient });
+    expect(preview.status).toBe(200);
+    await preview.arrayBuffer();
     for (let i = 0; i < 2; i++) expect((await get("/", { headers: asClient })).status).toBe(200);
     const driven = Date.now();
 
@@ -181,6 +184,7 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
       bySurface: { web: 2, api: 13, mcp: 1 },
       assetViews: 2,
       downloads: 1,
+      previews: 1,
       toolCalls: 2,
       pageViews: 2,
     };

@@ -113,6 +113,7 @@ describe("GET /v1/stats, process mode", () => {
         bySurface: { web: 3, api: 4, mcp: 2 },
         assetViews: 2,
         downloads: 2,
+        previews: 0,
         toolCalls: 4,
         pageViews: 2,
       },

@@ -78,3 +78,26 @@ export const FileParams = z.object({
   all: booleanParam("all").describe("return every file instead of the smart selection"),
 });
 export type FileParams = z.output<typeof FileParams>;
+
+/** The widths `/v1/assets/{id}/thumbnail` resizes to: a card in a grid, at 1× and 2× density, and a large preview. */
+export const THUMBNAIL_WIDTHS = [160, 320, 640] as const;
+export const DEFAULT_THUMBNAIL_WIDTH = 320;
+
+/** `/v1/assets/{id}/thumbnail` query parameters. */
+export const ThumbnailParams = z.object({
+  w: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return DEFAULT_THUMBNAIL_WIDTH;
+      const width = THUMBNAIL_WIDTHS.find((w) => String(w) === raw.trim());
+      if (width === undefined) {
+        ctx.addIssue({ code: "custom", message: `w must be one of ${THUMBNAIL_WIDTHS.join(", ")}, got '${raw}'` });
+        return z.NEVER;
+      }
+      return width;
+    })
+    .meta({ type: "integer", enum: [...THUMBNAIL_WIDTHS], default: DEFAULT_THUMBNAIL_WIDTH } as Record<string, unknown>)
+    .describe(`width in pixels (${THUMBNAIL_WIDTHS.join(", ")}); the image fits inside a square of that side and is never enlarged`),
+});
+export type ThumbnailParams = z.output<typeof ThumbnailParams>;

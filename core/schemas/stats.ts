@@ -11,6 +11,7 @@ export const UsageWindow = z
     bySurface: z.object({ web: count, api: count, mcp: count }),
     assetViews: count,
     downloads: count,
+    previews: count.describe("additive: files served for a preview before download (GET /v1/assets/{id}/raw/{path}); not counted as downloads"),
     toolCalls: count,
     pageViews: count,
   })

@@ -6,14 +6,32 @@ import { clientPrefix } from "../../core/ip.ts";
 import { ApiError } from "../errors.ts";
 
 const WINDOW_SECONDS = 60;
-/** Redis keys are `asset-search:rl:<client>`. */
-const REDIS_KEY_PREFIX = "asset-search:rl";
+
+/**
+ * The quotas a client spends, each its own bucket, as multiples of RATE_LIMIT_PER_MINUTE:
+ * `default` for every /v1 route and /mcp; `thumbnails` for GET /v1/assets/{id}/thumbnail, since
+ * one page of results asks for 24 or more at once and must not spend the searches' quota.
+ */
+export const QUOTAS = {
+  default: { factor: 1, counts: "requests" },
+  thumbnails: { factor: 10, counts: "thumbnail requests" },
+} as const;
+export type Quota = keyof typeof QUOTAS;
+
+/** One of something per quota (the compiler sees a quota added to QUOTAS and missing here). */
+const perQuota = <T>(make: (quota: Quota, points: number) => T, perMinute: number): Record<Quota, T> => ({
+  default: make("default", perMinute * QUOTAS.default.factor),
+  thumbnails: make("thumbnails", perMinute * QUOTAS.thumbnails.factor),
+});
+
+/** Redis keys are `asset-search:rl:<client>` (the thumbnails' `asset-search:rl-thumbnails:<client>`). */
+const redisKeyPrefix = (quota: Quota) => (quota === "default" ? "asset-search:rl" : `asset-search:rl-${quota}`);
 /** A Redis command slower than this counts as an outage (the in-memory insurance answers). */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 export interface RateLimit {
-  /** Counts the request and sets the contract's headers; throws a 429 ApiError past the quota. */
-  consume(event: H3Event): Promise<void>;
+  /** Counts the request against `quota` and sets the contract's headers; throws a 429 ApiError past it. */
+  consume(event: H3Event, quota: Quota): Promise<void>;
 }
 
 /**
@@ -34,12 +52,12 @@ export function clientKey(event: H3Event, hops: number): string {
   return ip ? clientPrefix(ip) : "unknown";
 }
 
-function headers(limit: number, res: RateLimiterRes): Record<string, string> {
+function headers(quota: Quota, limit: number, res: RateLimiterRes): Record<string, string> {
   const reset = Math.max(0, Math.ceil(res.msBeforeNext / 1000));
   const remaining = Math.max(0, res.remainingPoints);
   return {
-    "RateLimit-Policy": `"default";q=${limit};w=${WINDOW_SECONDS}`,
-    RateLimit: `"default";r=${remaining};t=${reset}`,
+    "RateLimit-Policy": `"${quota}";q=${limit};w=${WINDOW_SECONDS}`,
+    RateLimit: `"${quota}";r=${remaining};t=${reset}`,
     "RateLimit-Limit": String(limit),
     "RateLimit-Remaining": String(remaining),
     "RateLimit-Reset": String(reset),
@@ -47,25 +65,26 @@ function headers(limit: number, res: RateLimiterRes): Record<string, string> {
 }
 
 /**
- * Per-client limit on /v1/* and /mcp with rate-limiter-flexible; `perMinute` 0 = off.
- * `limiter` lets a shared store (Redis) replace the in-memory one.
+ * Per-client limits on /v1/* and /mcp with rate-limiter-flexible, one per quota; `perMinute` 0 =
+ * off. `limiters` lets a shared store (Redis) replace the in-memory ones.
  */
-export function createRateLimit(perMinute: number, proxyHops: number, limiter?: RateLimiterAbstract): RateLimit | undefined {
+export function createRateLimit(perMinute: number, proxyHops: number, limiters: Partial<Record<Quota, RateLimiterAbstract>> = {}): RateLimit | undefined {
   if (perMinute <= 0) return undefined;
-  const store = limiter ?? new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
+  const buckets = perQuota((quota, points) => ({ points, store: limiters[quota] ?? new RateLimiterMemory({ points, duration: WINDOW_SECONDS }) }), perMinute);
   return {
-    async consume(event) {
+    async consume(event, quota) {
+      const { points, store } = buckets[quota];
       try {
         const res = await store.consume(clientKey(event, proxyHops));
-        for (const [k, v] of Object.entries(headers(perMinute, res))) event.res.headers.set(k, v);
+        for (const [k, v] of Object.entries(headers(quota, points, res))) event.res.headers.set(k, v);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        const h = headers(perMinute, rejection);
+        const h = headers(quota, points, rejection);
         const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
         for (const [k, v] of Object.entries(h)) event.res.headers.set(k, v);
         throw new ApiError(
           429,
-          `rate limit exceeded: ${perMinute} requests per ${WINDOW_SECONDS} seconds per client; retry in ${wait} s`,
+          `rate limit exceeded: ${points} ${QUOTAS[quota].counts} per ${WINDOW_SECONDS} seconds per client; retry in ${wait} s`,
           { retryAfter: wait },
           { "Retry-After": String(wait) },
         );
@@ -75,7 +94,8 @@ export function createRateLimit(perMinute: number, proxyHops: number, limiter?: 
 }
 
 export interface SharedLimiter {
-  limiter: RateLimiterAbstract;
+  /** One limiter per quota, on the same connection. */
+  limiters: Record<Quota, RateLimiterAbstract>;
   /** Settles once the first connection attempt has: Redis ready, or an error (the insurance answers meanwhile). */
   connected: Promise<void>;
   /** Closes the Redis connection; later calls return the first one's promise (the server's close and the shutdown both call it). */
@@ -106,17 +126,21 @@ export function createRedisLimiter(url: string, perMinute: number): SharedLimite
     if (down) console.error("rate limit: Redis is back; the quota is shared again");
     down = false;
   });
-  const limiter = new RateLimiterRedis({
-    storeClient: client,
-    keyPrefix: REDIS_KEY_PREFIX,
-    points: perMinute,
-    duration: WINDOW_SECONDS,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS }),
-  });
+  const limiters = perQuota(
+    (quota, points): RateLimiterAbstract =>
+      new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix: redisKeyPrefix(quota),
+        points,
+        duration: WINDOW_SECONDS,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
+      }),
+    perMinute,
+  );
   let closed: Promise<void> | undefined;
   return {
-    limiter,
+    limiters,
     connected,
     close: () =>
       (closed ??= client.quit().then(

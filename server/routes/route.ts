@@ -6,6 +6,7 @@
 import type { H3Event } from "h3";
 import type { Endpoint } from "../../core/openapi.ts";
 import type { AppDeps } from "../context.ts";
+import type { Quota } from "../middleware/rate-limit.ts";
 
 /**
  * Which of the API's rules apply to a route, kept in its meta so that protection follows the route
@@ -13,18 +14,21 @@ import type { AppDeps } from "../context.ts";
  * - `cors`: readable from pages on any origin; preflights answered.
  * - `api`: also rate limited and, with a key configured, protected by the API key.
  * - `anyHost`: answered whatever the Host (health checks reach it by any name).
+ * - `quota`: the rate limit's bucket for an `api` route (server/middleware/rate-limit.ts); `default` when unset.
  */
-export type Rules = { cors?: boolean; api?: boolean; anyHost?: boolean };
+export type Rules = { cors?: boolean; api?: boolean; anyHost?: boolean; quota?: Quota };
 export const PAGE: Rules = {};
 export const OPEN: Rules = { cors: true };
 export const API: Rules = { cors: true, api: true };
+/** The API's rules, counted in the thumbnails' own, larger bucket. */
+export const THUMBNAILS: Rules = { ...API, quota: "thumbnails" };
 export const HEALTH: Rules = { cors: true, anyHost: true };
 
-/** Answers a request; `id` is the path's `{id}` (an asset id, as sent), "" on paths without one. */
-export type Handler = (event: H3Event, id: string) => unknown;
+/** Answers a request; `id` is the path's `{id}` (an asset id, as sent) and `path` its `{path}` (as sent), "" on paths without them. */
+export type Handler = (event: H3Event, id: string, path: string) => unknown;
 
 interface RouteBase extends Endpoint {
-  /** As README.md and /openapi.json write it; `{id}` is an asset id, which may hold slashes. */
+  /** As README.md and /openapi.json write it; `{id}` is an asset id and a last `{path}` a file path, both of which may hold slashes. */
   path: string;
   rules: Rules;
   /** Makes the handler of one app from its deps, once: the stats cache and the OpenAPI document live in it. */

@@ -10,10 +10,12 @@ import { assetRoute, filesRoute } from "./assets.ts";
 import { downloadRoute } from "./download.ts";
 import { assetPageRoute, searchPageRoute, staticRoute } from "./pages.ts";
 import { publishedCatalogRoute, publishedHistoryRoute, publishedIndexRoute, publishedMetaRoute, SCHEMA_ROUTES } from "./publication.ts";
+import { rawFileRoute } from "./raw-file.ts";
 import { API, get, OPEN, type Route } from "./route.ts";
 import { searchRoute } from "./search.ts";
 import { catalogFileRoute, catalogHistoryRoute, catalogRoute, licensesRoute, providersRoute } from "./sources.ts";
 import { healthRoute } from "./system.ts";
+import { thumbnailRoute } from "./thumbnail.ts";
 
 /** The document of this table, built once per app. */
 const openApiRoute = get(
@@ -54,6 +56,8 @@ export const ROUTES: readonly Route[] = [
   assetRoute,
   filesRoute,
   downloadRoute,
+  thumbnailRoute,
+  rawFileRoute,
   providersRoute,
   licensesRoute,
   catalogRoute,

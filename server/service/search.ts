@@ -4,10 +4,11 @@
  */
 
 import { type SearchArguments, SearchParams, type SearchResponse } from "../../core/schemas/index.ts";
-import { type SearchDeps, type SearchOptions, searchAll } from "../../core/search.ts";
+import { type SearchDeps, type SearchObserver, type SearchOptions, searchAll } from "../../core/search.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams, queryValues } from "../query.ts";
+import type { ThumbnailUrls } from "./thumbnails.ts";
 
 /** Validates typed arguments (the MCP tool's, the command line's) exactly as /v1/search validates its query string: the same schema, the same 400s. */
 export function parseSearch(args: SearchArguments): SearchParams {
@@ -29,11 +30,37 @@ export async function runSearch(params: SearchParams, deps: AppDeps, listedAt: s
 /**
  * The search in two steps, for the event stream of GET /v1/search: the source ids are checked now
  * (a 400 before anything of a stream is sent), and the returned function runs it with an end
- * (`signal`) and an observer that hears its parts as they come.
+ * (`signal`) and an observer that hears its parts as they come. Every result it answers with, in
+ * a part or in the end, has its thumbnail URL remembered for GET /v1/assets/{id}/thumbnail, which
+ * a page asks for as soon as it shows the result.
  */
 export function prepareSearch(params: SearchParams, deps: AppDeps, listedAt: string): (options: SearchOptions) => Promise<SearchResponse> {
   checkSources([...params.providers, ...params.exclude], deps, listedAt);
-  return (options) => searchAll(params, searchDeps(deps), options);
+  const urls = deps.thumbnailUrls;
+  if (!urls) return (options) => searchAll(params, searchDeps(deps), options);
+  return async (options) => {
+    const res = await searchAll(params, searchDeps(deps), { ...options, ...(options.observer ? { observer: remembering(options.observer, urls) } : {}) });
+    urls.remember(res.results);
+    return res;
+  };
+}
+
+/** The observer, remembering the thumbnails of the parts it hears; only the parts it listens to (the search ranks a part only for a listener). */
+function remembering(observer: SearchObserver, urls: ThumbnailUrls): SearchObserver {
+  return {
+    ...(observer.index && {
+      index: (answer) => {
+        urls.remember(answer.results);
+        observer.index?.(answer);
+      },
+    }),
+    ...(observer.source && {
+      source: (answer) => {
+        urls.remember(answer.results);
+        observer.source?.(answer);
+      },
+    }),
+  };
 }
 
 function searchDeps(deps: AppDeps): SearchDeps {

@@ -30,6 +30,10 @@ export type SourceOutcome = (typeof SOURCE_OUTCOMES)[number];
 export const DOWNLOAD_FAILURE_REASONS = ["upstream_http", "upstream_network", "timeout", "blocked", "size_cap", "client_gone", "other"] as const;
 export type DownloadFailureReason = (typeof DOWNLOAD_FAILURE_REASONS)[number];
 
+/** How a thumbnail request was answered: resized now, from the memory of resized ones, or with the placeholder. */
+export const THUMBNAIL_OUTCOMES = ["resized", "cached", "placeholder"] as const;
+export type ThumbnailOutcome = (typeof THUMBNAIL_OUTCOMES)[number];
+
 /** The contract's MCP tools, created at 0; other tool names are counted too, up to MAX_TOOLS. */
 export const KNOWN_TOOLS = ["search_assets", "get_asset", "list_providers"] as const;
 export const MAX_TOOLS = 24;
@@ -44,6 +48,8 @@ export const METRIC = {
   assetViews: "asset_search_asset_views_total",
   downloads: "asset_search_downloads_total",
   downloadFailures: "asset_search_download_failures_total",
+  previews: "asset_search_previews_total",
+  thumbnails: "asset_search_thumbnails_total",
   pageViews: "asset_search_page_views_total",
   toolCalls: "asset_search_mcp_tool_calls_total",
   sourceRequests: "asset_search_source_requests_total",
@@ -68,8 +74,11 @@ export function routeTemplate(pathname: string): string {
       return pathname;
   }
   if (pathname.startsWith("/v1/assets/") && pathname.length > "/v1/assets/".length) {
+    // In the order server/app.ts tells these routes apart.
     if (pathname.endsWith("/files")) return "/v1/assets/{id}/files";
     if (pathname.endsWith("/download")) return "/v1/assets/{id}/download";
+    if (pathname.endsWith("/thumbnail")) return "/v1/assets/{id}/thumbnail";
+    if (pathname.includes("/raw/")) return "/v1/assets/{id}/raw/{path}";
     return "/v1/assets/{id}";
   }
   return "other";
@@ -96,6 +105,8 @@ export class Metrics {
   readonly assetViews: Counter;
   readonly downloads: Counter;
   readonly downloadFailures: Counter<"provider" | "reason">;
+  readonly previews: Counter;
+  readonly thumbnails: Counter<"outcome">;
   readonly pageViews: Counter;
   readonly toolCalls: Counter<"tool">;
   readonly sourceRequests: Counter<"source" | "outcome">;
@@ -124,6 +135,10 @@ export class Metrics {
         "size_cap, other; client_gone is the client leaving, not a failure).",
       ["provider", "reason"],
     );
+    this.previews = counter(METRIC.previews, "Files served for a preview (GET /v1/assets/{id}/raw/{path}); not downloads.");
+    this.thumbnails = counter(METRIC.thumbnails, "Thumbnails answered (GET /v1/assets/{id}/thumbnail), by outcome (resized, cached, placeholder).", [
+      "outcome",
+    ]);
     this.pageViews = counter(METRIC.pageViews, "Website pages served (GET /).");
     this.toolCalls = counter(METRIC.toolCalls, "MCP tool calls, by tool.", ["tool"]);
     this.sourceRequests = counter(METRIC.sourceRequests, "Searches that reached a live source, by source id and outcome (ok, error, timeout).", [
@@ -147,6 +162,7 @@ export class Metrics {
       for (const client of CLIENT_FAMILIES) for (const results of ["yes", "no"]) this.searches.inc({ surface, client, results }, 0);
     for (const type of ["any", ...ASSET_TYPES]) this.searchTypes.inc({ type }, 0);
     for (const tool of KNOWN_TOOLS) this.toolCalls.inc({ tool }, 0);
+    for (const outcome of THUMBNAIL_OUTCOMES) this.thumbnails.inc({ outcome }, 0);
     for (const source of options.sources ?? []) this.initSource(source);
     for (const source of options.downloadSources ?? []) this.initDownloadSource(source);
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "asset_search_" });

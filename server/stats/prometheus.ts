@@ -110,10 +110,11 @@ export async function readPrometheus(baseUrl: string, options: PrometheusOptions
   const inc = (metric: string, range: string, by?: string) => q(`sum${by ? ` by (${by})` : ""} (increase(${metric}[${range}]))`, time);
 
   const windowQueries = WINDOWS.map(async (w) => {
-    const [searches, views, downloads, pages, tools] = await Promise.all([
+    const [searches, views, downloads, previews, pages, tools] = await Promise.all([
       inc(METRIC.searches, w.range, "surface, results"),
       inc(METRIC.assetViews, w.range),
       inc(METRIC.downloads, w.range),
+      inc(METRIC.previews, w.range),
       inc(METRIC.pageViews, w.range),
       inc(METRIC.toolCalls, w.range, "tool"),
     ]);
@@ -126,6 +127,7 @@ export async function readPrometheus(baseUrl: string, options: PrometheusOptions
       bySurface: { web: surfaces.web ?? 0, api: surfaces.api ?? 0, mcp: surfaces.mcp ?? 0 },
       assetViews: sumOf(views),
       downloads: sumOf(downloads),
+      previews: sumOf(previews),
       toolCalls: sumOf(tools),
       pageViews: sumOf(pages),
     };

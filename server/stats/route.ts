@@ -120,7 +120,7 @@ export function statsOpenApiPaths(): Record<string, unknown> {
         tags: ["System"],
         summary: "Aggregate usage statistics and source health",
         description:
-          "Counts only: searches (by surface web, api, mcp), asset views, downloads, MCP tool calls and page views; rankings of client " +
+          "Counts only: searches (by surface web, api, mcp), asset views, downloads, previews (files served by `/raw/`), MCP tool calls and page views; rankings of client " +
           "families, MCP tools and asset-type filters; per-source health (requests that reached a live source, outcomes, p50/p95 " +
           "latency). `source` is `process` (counted in this process since `since`, window `process`) or `metrics` (windows `24h` " +
           "and `7d` from Prometheus, when the server sets PROMETHEUS_URL; when it cannot be read, the process counts are served and " +

@@ -9,6 +9,7 @@
  * - GET /v1/search → `search({ surface: "web" | "api", … })` (server/stats/hooks.ts)
  * - MCP `search_assets` → `search({ surface: "mcp", … })`; every MCP tool → `toolCall(name)`
  * - GET /v1/assets/{id} → `assetView()`; GET /v1/assets/{id}/download (302 or zip) → `download()`
+ * - GET /v1/assets/{id}/raw/{path} → `preview()`
  * - GET / → `pageView()`
  * - every live source asked by a search (core/search.ts `onSourceResult`) → `sourceResult(report)`
  */
@@ -51,6 +52,8 @@ export interface Usage {
   search(count: SearchCount): void;
   assetView(): void;
   download(): void;
+  /** One file served for a preview (the raw route): never a download. */
+  preview(): void;
   /** One MCP tool call; names outside the known tools are kept up to a cap, then `other`. */
   toolCall(name: string): void;
   pageView(): void;
@@ -166,6 +169,10 @@ export function createUsage(options: UsageOptions = {}): Usage {
       metrics.downloads.inc();
     },
 
+    preview() {
+      metrics.previews.inc();
+    },
+
     toolCall(name) {
       const tool = TOOL_NAME.test(name) && (toolNames.has(name) || toolNames.size < MAX_TOOLS) ? name : "other";
       toolNames.add(tool);
@@ -206,6 +213,7 @@ export function createUsage(options: UsageOptions = {}): Usage {
           searchesWithResults: sum(searches.filter((v) => v.labels.results === "yes")),
           assetViews: sum((await metrics.assetViews.get()).values),
           downloads: sum((await metrics.downloads.get()).values),
+          previews: sum((await metrics.previews.get()).values),
           toolCalls: sum(tools),
           pageViews: sum((await metrics.pageViews.get()).values),
           bySurface: { web: surfaces.get("web") ?? 0, api: surfaces.get("api") ?? 0, mcp: surfaces.get("mcp") ?? 0 },
