@@ -26,6 +26,8 @@ const ROUTES = [
   "/v1/assets/polyhaven:ArmChair_01/files",
   "/v1/assets/polyhaven:ArmChair_01/download",
   "/v1/assets/kenney:nature-kit/download",
+  "/v1/assets/polyhaven:ArmChair_01/thumbnail",
+  "/v1/assets/polyhaven:ArmChair_01/raw/ArmChair_01_2k.gltf",
   "/mcp",
   "/metrics",
   "/v1",
@@ -33,7 +35,7 @@ const ROUTES = [
   "/nope",
 ];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "QUERY"];
-const KNOWN_PARAMS = ["q", "type", "providers", "free", "downloadable", "limit", "offset", "format", "resolution", "maps", "all", "api_key"];
+const KNOWN_PARAMS = ["q", "type", "providers", "free", "downloadable", "limit", "offset", "format", "resolution", "maps", "all", "w", "api_key"];
 const ASSET_IDS = ["polyhaven:ArmChair_01", "kenney:nature-kit", "ambientcg:Bricks001", "sketchfab:abc", "googlefonts:Roboto", "opengameart:tree"];
 const TOOLS = ["search_assets", "get_asset", "list_providers"];
 
@@ -121,7 +123,12 @@ const assetId = fc.oneof(
   fc.constantFrom("polyhaven:..", "polyhaven:%2e%2e", "polyhaven:%252e", "%", "polyhaven:%zz", "a/b/c", "polyhaven:x/../../y"),
 );
 const assetRequests = fc
-  .record({ id: assetId, action: fc.constantFrom("", "/files", "/download", "/other", "/files/x"), qs: queryString, key: keyHeaders })
+  .record({
+    id: assetId,
+    action: fc.constantFrom("", "/files", "/download", "/thumbnail", "/raw/ArmChair_01_2k.gltf", "/raw/textures/x.jpg", "/other", "/files/x"),
+    qs: queryString,
+    key: keyHeaders,
+  })
   .map(
     ({ id, action, qs, key }): FuzzCase => ({
       category: "asset ids and file parameters",
