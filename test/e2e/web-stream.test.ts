@@ -1,33 +1,39 @@
 /**
- * The search page (server/web/index.html) showing results as they arrive, in Chromium (as
- * test/e2e/web.test.ts drives it): with one live source delayed 2 s by the replay dispatcher, the
- * index's results are on the page while that source is still searching, and the page then settles
- * into the final ranking, the JSON answer's. Without EventSource the page falls back to JSON.
+ * The search page showing results as they arrive, in Chromium (as test/e2e/web.test.ts drives it):
+ * with one live source delayed 2 s by the replay dispatcher, the index's results are on the page
+ * while the status strip shows that source searching, and the page then settles into the final
+ * ranking, the JSON answer's. A newer search closes the older one's stream. Without EventSource the
+ * page asks for the JSON answer, with skeleton cards until it comes.
  */
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SearchResponse } from "../../core/schemas/index.ts";
+import type { SearchResponse } from "../../core/schemas/index.ts";
 import { SOURCES } from "../../sources/index.ts";
 import { listen, testApp } from "../helpers/app.ts";
 import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
 import { fakeSearchUrl, fakeSource } from "../helpers/fake-source.ts";
+import { watchedPage } from "../helpers/watched-page.ts";
 
 const DELAY_MS = 2_000;
 const QUERY = "arm chair";
+/** Each test searches words of its own: the server's client keeps an upstream answer for minutes, so a query the slow source answered once answers at once. */
+const NEWER_QUERY = "chair";
+const JSON_QUERY = "wooden chair";
+const VIEWPORT = { width: 1366, height: 900 };
 
 let server: Awaited<ReturnType<typeof listen>>;
 let browser: Browser;
 let get: (path: string) => Promise<Response>;
 /** The JSON answer's titles, once the page has settled (asked earlier, it would put the slow answer in the client's cache). */
-const jsonTitles = async () => SearchResponse.parse(await (await get(`/v1/search?q=${encodeURIComponent(QUERY)}`)).json()).results.map((r) => r.title);
-/** Console errors, uncaught exceptions and 4xx/5xx answers of the app, checked at the end of each test. */
-const problems: string[] = [];
+const jsonTitles = async (q: string) => ((await (await get(`/v1/search?q=${encodeURIComponent(q)}`)).json()) as SearchResponse).results.map((r) => r.title);
 
 beforeAll(async () => {
   if (missingBrowser) return;
   const { app, replay, get: getApp } = await testApp({ sources: [...SOURCES, fakeSource("slow")] });
   get = async (path) => getApp(path);
-  replay.add({ url: fakeSearchUrl("slow", QUERY), body: JSON.stringify({ items: [{ slug: "slow-chair", name: "Slow Arm Chair" }] }), delayMs: DELAY_MS });
+  for (const q of [QUERY, NEWER_QUERY, JSON_QUERY]) {
+    replay.add({ url: fakeSearchUrl("slow", q), body: JSON.stringify({ items: [{ slug: "slow-chair", name: "Slow Arm Chair" }] }), delayMs: DELAY_MS });
+  }
   server = await listen(app);
   browser = await launchChromium();
 }, 30_000);
@@ -37,66 +43,120 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A page of a fresh context: only the app is reachable (the thumbnails on the sources' CDNs are aborted). */
-async function openPage(init?: (context: BrowserContext) => Promise<unknown>) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  const origin = new URL(server.url).origin;
-  await context.route("**/*", (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort("blockedbyclient")));
-  await init?.(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(5_000);
-  page.on("pageerror", (error) => problems.push(`uncaught exception: ${error.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error" && msg.location().url.startsWith(origin)) problems.push(`console error: ${msg.text()}`);
-  });
-  page.on("response", (response) => {
-    if (response.status() >= 400 && response.url().startsWith(origin)) problems.push(`HTTP ${response.status()} for ${response.url()}`);
-  });
-  return page;
-}
+const titles = (page: Page) => page.locator(".grid .card-title").allInnerTexts();
+const strip = (page: Page) => page.locator(".status-strip");
+/** A status chip's words on one line (its parts are flex items, which innerText would put on lines of their own). */
+const chip = async (page: Page, kind: string, name: string) => {
+  const found = strip(page).locator(`.status.${kind}`, { hasText: name });
+  return (await found.count()) ? ((await found.textContent()) ?? "").replace(/\s+/g, " ").trim() : undefined;
+};
 
 describe("the search page with a slow live source", () => {
-  it("shows the index results before the delayed source answers, then settles into the final ranking", async () => {
+  it("shows the index results while the slow source is searching, then settles into the final ranking", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const page = await openPage();
-    const titles = () => page.locator("#results .card .title").allInnerTexts();
-    const statuses = () => page.locator("#providers .source").allInnerTexts();
+    const watched = await watchedPage(browser, server.url, { viewport: VIEWPORT });
+    const { page } = watched;
     const started = Date.now();
     await page.goto(`${server.url}/?q=${encodeURIComponent(QUERY)}`);
 
-    // The index's results, while the slow source is still searching.
-    await expect.poll(async () => (await titles())[0], { timeout: DELAY_MS }).toBe("Arm Chair 01");
-    const early = await statuses();
+    // The index's results, while the slow source is still searching: the one wall-clock bound of these tests.
+    await expect.poll(async () => (await titles(page))[0], { timeout: DELAY_MS }).toBe("Arm Chair 01");
     const firstShown = Date.now() - started;
-    expect(early.find((s) => s.startsWith("slow:"))).toMatch(/^slow: searching…/);
-    expect(early.find((s) => s.startsWith("Poly Haven:"))).toMatch(/^Poly Haven: ok \(6 of 6\)/);
-    expect(await titles()).not.toContain("Slow Arm Chair");
-    expect(await page.locator("#status").innerText()).toMatch(/^Waiting for \d+ more sources?…$/);
+    expect(await strip(page).locator("summary").innerText()).toMatch(/· 1 searching ·/);
+    await strip(page).locator("summary").click();
+    expect(await chip(page, "pending", "Fake slow")).toBe("Fake slow searching…");
+    expect(await chip(page, "ok", "Poly Haven")).toBe("Poly Haven 6");
+    expect(await titles(page)).not.toContain("Slow Arm Chair");
+    expect(await page.getByRole("status").innerText()).toMatch(/^\d+ results so far, 1 more source searching…$/);
+    expect(await page.locator(".grid").getAttribute("aria-busy")).toBe("true");
 
-    // Then the slow source's line and result, and the final ranking: the JSON answer's, in its order.
-    await expect.poll(async () => (await statuses()).find((s) => s.startsWith("Fake slow:")), { timeout: DELAY_MS * 3 }).toMatch(/^Fake slow: ok \(1 of 1\)/);
+    // Then the slow source's chip and result, and the final ranking: the JSON answer's, in its order.
+    await expect.poll(() => chip(page, "ok", "Fake slow"), { timeout: DELAY_MS * 3 }).toBe("Fake slow 1");
     expect(Date.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
     expect(firstShown).toBeLessThan(DELAY_MS);
-    await expect.poll(titles).toContain("Slow Arm Chair");
-    expect(await titles()).toEqual(await jsonTitles());
-    expect(await page.locator("#status").innerText()).toBe("");
-    expect(problems).toEqual([]);
+    await expect.poll(() => page.getByRole("status").innerText()).toMatch(/^\d+ results for “arm chair”\.$/);
+    expect(await titles(page)).toContain("Slow Arm Chair");
+    expect(await titles(page)).toEqual(await jsonTitles(QUERY));
+    expect(await strip(page).locator(".status.pending").count()).toBe(0);
+    expect(await page.locator(".grid").getAttribute("aria-busy")).toBe("false");
+    expect(watched.problems).toEqual([]);
+    expect(watched.external).toEqual([]);
+    await watched.context.close();
   }, 20_000);
 
-  it("answers with JSON where the browser has no EventSource", async () => {
+  it("closes a search's stream when a newer search starts, before the older one's end", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const page = await openPage((context) =>
-      context.addInitScript(() => {
-        delete (window as { EventSource?: unknown }).EventSource;
-      }),
-    );
-    const requests: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes("/v1/search")) requests.push(request.headers().accept ?? "");
+    const watched = await watchedPage(browser, server.url, {
+      viewport: VIEWPORT,
+      // Each EventSource the page opens, with the events it heard, to see which were closed before their `done`.
+      init: (context) =>
+        context.addInitScript(() => {
+          const Original = window.EventSource;
+          const opened: { url: string; source: EventSource; heard: string[] }[] = [];
+          (window as unknown as { opened: typeof opened }).opened = opened;
+          window.EventSource = class extends Original {
+            constructor(url: string | URL, init?: EventSourceInit) {
+              super(url, init);
+              const entry = { url: String(url), source: this as EventSource, heard: [] as string[] };
+              opened.push(entry);
+              for (const name of ["index", "source", "done", "failed"]) this.addEventListener(name, () => entry.heard.push(name));
+            }
+          };
+        }),
     });
-    await page.goto(`${server.url}/?q=${encodeURIComponent(QUERY)}`);
-    await expect.poll(() => page.locator("#results .card .title").allInnerTexts(), { timeout: DELAY_MS * 3 }).toEqual(await jsonTitles());
-    expect(requests.some((accept) => accept.includes("text/event-stream"))).toBe(false);
-    expect(problems).toEqual([]);
+    const { page } = watched;
+    await page.goto(`${server.url}/?q=${encodeURIComponent(NEWER_QUERY)}`);
+    await expect.poll(async () => (await titles(page)).length).toBeGreaterThan(0);
+    const box = page.getByRole("searchbox", { name: "Search assets" });
+    await box.fill("brick");
+    await box.press("Enter");
+    await expect.poll(() => page.getByRole("status").innerText()).toMatch(/results for “brick”\.$/);
+
+    const streams = await page.evaluate(() =>
+      (window as unknown as { opened: { url: string; source: EventSource; heard: string[] }[] }).opened.map((o) => ({
+        q: new URL(o.url, location.href).searchParams.get("q"),
+        closed: o.source.readyState === EventSource.CLOSED,
+        heard: o.heard,
+      })),
+    );
+    expect(streams.map(({ q, closed }) => ({ q, closed }))).toEqual([
+      { q: NEWER_QUERY, closed: true },
+      { q: "brick", closed: true },
+    ]);
+    // The older stream was closed by the page before its end (the slow source still searching), the newer one at its end.
+    expect(streams[0]!.heard).toContain("index");
+    expect(streams[0]!.heard).not.toContain("done");
+    expect(streams[1]!.heard).toContain("done");
+    expect(await titles(page)).not.toContain("Slow Arm Chair");
+    expect(watched.problems).toEqual([]);
+    await watched.context.close();
+  }, 20_000);
+
+  it("answers with JSON where the browser has no EventSource, with skeleton cards until it comes", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const watched = await watchedPage(browser, server.url, {
+      viewport: VIEWPORT,
+      init: (context) =>
+        context.addInitScript(() => {
+          delete (window as { EventSource?: unknown }).EventSource;
+        }),
+    });
+    const { page } = watched;
+    const accepts: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/v1/search")) accepts.push(request.headers().accept ?? "");
+    });
+    await page.goto(`${server.url}/?q=${encodeURIComponent(JSON_QUERY)}`);
+    // The JSON answer waits for the slow source: skeleton cards meanwhile, hidden from assistive technology.
+    await page.locator(".card.skeleton").first().waitFor();
+    expect(await page.locator(".card.skeleton").first().getAttribute("aria-hidden")).toBe("true");
+    expect(await page.getByRole("status").innerText()).toBe("Searching…");
+    await expect.poll(() => titles(page), { timeout: DELAY_MS * 3 }).toEqual(await jsonTitles(JSON_QUERY));
+    expect(await page.locator(".card.skeleton").count()).toBe(0);
+    expect(accepts.length).toBeGreaterThan(0);
+    expect(accepts.some((accept) => accept.includes("text/event-stream"))).toBe(false);
+    expect(watched.problems).toEqual([]);
+    expect(watched.external).toEqual([]);
+    await watched.context.close();
   }, 20_000);
 });
