@@ -143,14 +143,14 @@ describe("sources, catalog and system", () => {
     expect(((await (await get("/openapi.json")).json()) as { openapi: string }).openapi).toBe("3.1.0");
   });
 
-  it("serves the search page that shareUrl opens", async () => {
+  it("serves the search page that shareUrl opens, titled with the asset", async () => {
     const { get } = await testApp();
     const res = await get("/?asset=polyhaven%3AArmChair_01");
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const page = await res.text();
-    expect(page).toMatch(/fetch\(`\/v1\/search\?\$\{params\}`\)/);
-    expect(page).toContain('params.get("asset")');
+    expect(page).toContain("<title>Arm Chair 01 · Poly Haven · asset-search</title>");
+    expect(page).toMatch(/<script type="module" src="\/static\/main-\w+\.js"><\/script>/);
   });
 
   it("answers unknown routes and wrong methods with JSON errors", async () => {
