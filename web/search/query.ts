@@ -56,13 +56,28 @@ export function readAddress(url: URL): SearchAddress {
   return { key: q || filtered ? api.toString() : undefined, q, pages, asset: url.searchParams.get("asset") ?? undefined };
 }
 
-/** The API path of a search: the first page with facets, or a later page without them (they count the whole set, which the first page has). */
+/** The API's largest `limit` (core/schemas/search-params.ts). */
+const MAX_LIMIT = 100;
+
+/**
+ * What page `page` (0 for the first) asks of the API. The API's offset is per source, so asking
+ * each source for its results past n × 24 would skip those the merged first pages left out; up to
+ * the API's largest limit a later page is the one merged ranking asked longer (its first pages are
+ * the ones shown), and only past that the per-source offset.
+ */
+export function pageWindow(page: number): { limit: number; offset: number } {
+  const through = (page + 1) * PAGE_SIZE;
+  return through <= MAX_LIMIT ? { limit: through, offset: 0 } : { limit: PAGE_SIZE, offset: page * PAGE_SIZE };
+}
+
+/** The API path of page `page`: the first carries the facets (they count the whole set), later ones do not. */
 export function searchPath(key: string, page = 0): string {
   const params = new URLSearchParams(key);
   if (page === 0) params.set("facets", "true");
   else {
-    params.set("limit", String(PAGE_SIZE));
-    params.set("offset", String(page * PAGE_SIZE));
+    const { limit, offset } = pageWindow(page);
+    params.set("limit", String(limit));
+    if (offset) params.set("offset", String(offset));
   }
   return `/v1/search?${params}`;
 }

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Asset, Facets, ProviderReport, SearchResponse } from "../../core/schemas/index.ts";
 import { getJson } from "../lib/api.ts";
-import { PAGE_SIZE, searchPath } from "./query.ts";
+import { PAGE_SIZE, pageWindow, searchPath } from "./query.ts";
 import { failureMessage, runSearch } from "./stream.ts";
 
 export interface SearchView {
@@ -44,11 +44,10 @@ function remember(view: SearchView): void {
 
 /**
  * A source has more when its total passes the pages shown, or, with no total stated, when it
- * filled its last page. The offset is per source (core/search.ts): page n asks every source for
- * its results from n × PAGE_SIZE on.
+ * filled what the last page asked of it (query.ts pageWindow: `pages` pages are shown).
  */
 const hasMore = (reports: ProviderReport[], pages: number): boolean =>
-  reports.some((r) => r.status === "ok" && (r.total !== undefined ? r.total > pages * PAGE_SIZE : r.count >= PAGE_SIZE));
+  reports.some((r) => r.status === "ok" && (r.total !== undefined ? r.total > pages * PAGE_SIZE : r.count >= pageWindow(pages - 1).limit));
 
 /** Ids already on the page, with the other listings of each (the same asset from another source is no new result). */
 function shownIds(results: Asset[]): Set<string> {
