@@ -2,10 +2,17 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { benchColdStart } from "./coldstart.ts";
 import { measureRelevance } from "./relevance.ts";
 import { benchSearch } from "./search.ts";
+import { benchWeb, webLines } from "./web.ts";
 import { benchZip } from "./zip.ts";
 
 /** Runs every benchmark, prints its figures and writes them to bench/results/<name>.json. */
-const results = { coldStart: await benchColdStart(), search: await benchSearch(), relevance: await measureRelevance(), zip: await benchZip() };
+const results = {
+  coldStart: await benchColdStart(),
+  search: await benchSearch(),
+  relevance: await measureRelevance(),
+  zip: await benchZip(),
+  web: await benchWeb(),
+};
 mkdirSync("bench/results", { recursive: true });
 for (const [name, result] of Object.entries(results)) {
   writeFileSync(`bench/results/${name}.json`, `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
@@ -52,3 +59,4 @@ console.log(
 console.log(
   `start: bin/start.js / tsx cold start       ${c.startRatio.toFixed(2)}x (${c.medianMs.start} ms: the freshness check, then the built server; npm itself in neither)`,
 );
+for (const line of webLines(results.web)) console.log(line);
