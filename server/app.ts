@@ -2,6 +2,7 @@ import { H3, type H3Event } from "h3";
 import type { AppDeps } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { requireApiKey } from "./middleware/auth.ts";
+import { compressJson } from "./middleware/compress.ts";
 import { cors } from "./middleware/cors.ts";
 import { allowedHosts, requireHostHeader, requireKnownHost } from "./middleware/host.ts";
 import { createRateLimit } from "./middleware/rate-limit.ts";
@@ -32,6 +33,7 @@ export function createApp(given: AppDeps): H3 {
   const app = new H3({ silent: true, onError: (error, event) => errorResponse(error, event) });
 
   app.use(httpMetrics(deps.usage.metrics)); // first, so 401s and 429s are counted too
+  app.use(compressJson);
 
   app.use((event, next) => {
     // No answer of this server is ever to be read as another type than it says (a JSON error as HTML, a preview file as script).
