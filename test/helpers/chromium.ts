@@ -12,15 +12,17 @@ export const missingBrowser = existsSync(CHROMIUM)
 /**
  * Headless Chromium on a fresh, empty temporary profile (Playwright refuses --user-data-dir in
  * args), with the background networking that this offline machine would refuse switched off.
+ * `webgl`: WebGL drawn on the CPU by SwiftShader (through ANGLE), for pages with a 3D view; the
+ * GPU stays off otherwise.
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(options: { webgl?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
       "--headless",
       "--no-sandbox",
-      "--disable-gpu",
+      ...(options.webgl ? ["--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"] : ["--disable-gpu"]),
       "--disable-quic",
       "--no-first-run",
       "--disable-background-networking",
