@@ -7,7 +7,8 @@
  * are where they expect; the web app's are bundled, since a browser has no node_modules. Files the
  * code reads at run time (dist/web/, data/) are found from the package root (core/package-path.ts).
  */
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -21,6 +22,22 @@ const SHAPING = ["package.json", "tsconfig.json", "web/tsconfig.json", "bin/buil
 
 /** The web app's entry. */
 const WEB_ENTRY = "web/main.tsx";
+
+/**
+ * The CSP hashes of the `<style>` elements the bundle's scripts write into the page (the 3D
+ * viewer's component template carries one), so the pages' policy can allow exactly those and no
+ * other inline style.
+ * @param {string[]} files the build's outputs
+ */
+function inlineStyleHashes(files) {
+  const hashes = new Set();
+  for (const file of files.filter((f) => f.endsWith(".js"))) {
+    for (const [, css = ""] of readFileSync(file, "utf8").matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+      hashes.add(`sha256-${createHash("sha256").update(css).digest("base64")}`);
+    }
+  }
+  return [...hashes].sort();
+}
 
 /**
  * The web app for browsers: every file named by its content hash, so the server can let caches
@@ -53,7 +70,8 @@ async function buildWeb(root, outdir) {
   const [script, entry] = outputs.find(([, output]) => output.entryPoint === WEB_ENTRY) ?? [];
   if (!script || !entry?.cssBundle) throw new Error(`${WEB_ENTRY} built without its script or stylesheet`);
   const name = (/** @type {string} */ file) => file.slice(file.lastIndexOf("/web/") + "/web/".length);
-  writeFileSync(join(outdir, WEB_MANIFEST), `${JSON.stringify({ script: name(script), style: name(entry.cssBundle) }, null, 2)}\n`);
+  const manifest = { script: name(script), style: name(entry.cssBundle), styleHashes: inlineStyleHashes(outputs.map(([file]) => join(root, file))) };
+  writeFileSync(join(outdir, WEB_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return Object.keys(result.metafile.inputs).filter((file) => !file.startsWith("node_modules/"));
 }
 

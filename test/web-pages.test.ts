@@ -4,18 +4,18 @@
  * description and link-preview tags of a search and of an asset, and the paths that must not be
  * served. What the pages do in a browser is test/e2e/'s.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { packagePath } from "../core/package-path.ts";
 import { testApp } from "./helpers/app.ts";
 
-const MANIFEST = JSON.parse(readFileSync(packagePath("dist/web/manifest.json"), "utf8")) as { script: string; style: string };
+const MANIFEST = JSON.parse(readFileSync(packagePath("dist/web/manifest.json"), "utf8")) as { script: string; style: string; styleHashes: string[] };
 const ARM_CHAIR = "polyhaven%3AArmChair_01";
 
 const EXPECTED_PAGE_HEADERS = {
-  "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self' blob:; media-src 'self' blob:; connect-src 'self' blob: data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "content-security-policy": `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' ${MANIFEST.styleHashes.map((h) => `'${h}'`).join(" ")}; img-src 'self' data: blob:; font-src 'self' blob:; media-src 'self' blob:; connect-src 'self' blob: data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
   "x-frame-options": "DENY",
@@ -28,6 +28,12 @@ const EXPECTED_PAGE_HEADERS = {
 const meta = (html: string, key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
 
 describe("the pages", () => {
+  it("allow by its hash exactly the inline style the 3D viewer's template writes, found in the built bundle", () => {
+    const template = readFileSync(packagePath("node_modules/@google/model-viewer/lib/template.js"), "utf8");
+    const css = /<style>([\s\S]*?)<\/style>/.exec(template)?.[1] ?? "";
+    expect(MANIFEST.styleHashes).toEqual([`sha256-${createHash("sha256").update(css).digest("base64")}`]);
+  });
+
   it.each(["/", "/?q=rock", `/?asset=${ARM_CHAIR}`, `/assets/${ARM_CHAIR}`])(
     "%s carries the policy, frame, referrer, nosniff and cache headers",
     async (path) => {

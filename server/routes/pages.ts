@@ -11,7 +11,7 @@ import { ApiError } from "../errors.ts";
 import { type StaticFile, serveFile, staticFile } from "../static/file.ts";
 import { counted } from "../stats/hooks.ts";
 import { bundleFile, readManifest, type WebManifest } from "../web/bundle.ts";
-import { BUNDLE_CACHE, PAGE_CACHE, PAGE_HEADERS } from "../web/headers.ts";
+import { BUNDLE_CACHE, PAGE_CACHE, pageHeaders } from "../web/headers.ts";
 import { assetMeta, searchMeta } from "../web/meta.ts";
 import { type PageMeta, renderShell } from "../web/shell.ts";
 import { get, PAGE } from "./route.ts";
@@ -31,8 +31,9 @@ function bundle(): WebManifest {
 }
 
 async function sendPage(event: H3Event, meta: PageMeta, status = 200): Promise<unknown> {
-  for (const [name, value] of Object.entries(PAGE_HEADERS)) event.res.headers.set(name, value);
-  const html = renderShell(meta, bundle());
+  const built = bundle();
+  for (const [name, value] of Object.entries(pageHeaders(built))) event.res.headers.set(name, value);
+  const html = renderShell(meta, built);
   if (status !== 200) return new Response(html, { status, headers: { "content-type": HTML, "cache-control": PAGE_CACHE } });
   const file: StaticFile = await staticFile(new TextEncoder().encode(html), { type: HTML, compress: true });
   return serveFile(event, file, PAGE_CACHE);

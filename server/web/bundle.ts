@@ -14,10 +14,11 @@ import { type StaticFile, staticFile } from "../static/file.ts";
 /** The build's folder; `npm start` and the tests' setup build it when it is missing or stale. */
 export const WEB_DIR = packagePath("dist", "web");
 
-/** What the page shell links: paths under /static/. */
+/** What the page shell links (paths under /static/), and the hashes of the inline styles the bundle writes (for the pages' policy). */
 export interface WebManifest {
   script: string;
   style: string;
+  styleHashes: string[];
 }
 
 const TYPES: Record<string, string> = {
