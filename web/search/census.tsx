@@ -33,39 +33,43 @@ export function EmptyState({ providers }: { providers: Map<string, Provider> }) 
   );
 }
 
+/** The totals keep their place while the census loads ("…"), so the sources below do not jump when it arrives. */
 function CensusTotals({ catalog, failed }: { catalog: Catalog | undefined; failed: boolean }) {
   const totals = catalog?.totals;
+  const shown = (count: CountWithBound | undefined) => (count ? counted(count) : "…");
   return (
-    <section class="census" aria-labelledby="census-heading">
+    <section class="census" aria-labelledby="census-heading" aria-busy={!catalog && !failed}>
       <h2 id="census-heading">One search across the free and paid asset sites</h2>
-      {failed && <p>The census of the sources is not available right now; searching still works.</p>}
-      {catalog && totals && (
+      {failed ? (
+        <p>The census of the sources is not available right now; searching still works.</p>
+      ) : (
         <>
           <dl class="totals">
             <div>
               <dt>Listings</dt>
-              <dd>{counted(totals.listings)}</dd>
+              <dd>{shown(totals?.listings)}</dd>
             </div>
             <div>
               <dt>Free</dt>
-              <dd>{counted(totals.free)}</dd>
+              <dd>{shown(totals?.free)}</dd>
             </div>
             <div>
               <dt>CC0</dt>
-              <dd>{counted(totals.cc0)}</dd>
+              <dd>{shown(totals?.cc0)}</dd>
             </div>
             <div>
               <dt>Direct download</dt>
-              <dd>{counted(totals.directDownload)}</dd>
+              <dd>{shown(totals?.directDownload)}</dd>
             </div>
             <div>
               <dt>Sources</dt>
-              <dd>{(totals.sourcesCounted + totals.sourcesLinked).toLocaleString()}</dd>
+              <dd>{totals ? (totals.sourcesCounted + totals.sourcesLinked).toLocaleString() : "…"}</dd>
             </div>
           </dl>
           <p class="note">
-            Counted on {new Date(catalog.countedAt).toLocaleDateString(undefined, { dateStyle: "long" })}, every day, across {totals.sourcesCounted} sources
-            {totals.sourcesLinked > 0 && ` (and ${totals.sourcesLinked} linked)`}.
+            {catalog && totals
+              ? `Counted on ${new Date(catalog.countedAt).toLocaleDateString(undefined, { dateStyle: "long" })}, every day, across ${totals.sourcesCounted} sources${totals.sourcesLinked > 0 ? ` (and ${totals.sourcesLinked} linked)` : ""}.`
+              : "Counting the sources…"}
           </p>
         </>
       )}
