@@ -45,13 +45,15 @@ describe("previewPlan", () => {
       file("wood_diff_1k.exr", { resolution: "1k", mapType: "diffuse" }),
       file("wood_diff_2k.jpg", { resolution: "2k", mapType: "diffuse" }),
       file("wood_diff_1k.png", { resolution: "1k", mapType: "diffuse" }),
-      file("wood_diff_1k.jpg", { resolution: "1k", mapType: "diffuse" }),
+      file("wood_diff_1k.jpg", { resolution: "1k", mapType: "diffuse", sizeBytes: 180_000 }),
+      // A flat map compresses to little in PNG: still the JPEG set is the one to show.
+      file("wood_metal_1k.png", { resolution: "1k", mapType: "metalness", sizeBytes: 900 }),
     ]);
     expect(previewPlan(maps)).toEqual({ kind: "texture", choices: { format: "jpg", resolution: "1k" } });
     expect(previewPlan(details("texture", [file("wood_1k.zip", { resolution: "1k" })]))).toBeUndefined();
   });
 
-  it("plays the smallest playable sound and draws a font from its web format", () => {
+  it("plays a sound in the most widely played format and draws a font from its web format", () => {
     const sound = details("audio", [file("hit.wav", { sizeBytes: 90_000 }), file("hit-lq.mp3", { sizeBytes: 9_000 }), file("hit.aiff", { sizeBytes: 1_000 })]);
     expect(previewPlan(sound)).toEqual({ kind: "audio", choices: { format: "mp3", resolution: undefined } });
     expect(previewPlan(details("font", [file("abel.ttf"), file("abel.woff2")]))?.choices.format).toBe("woff2");

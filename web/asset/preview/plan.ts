@@ -27,14 +27,18 @@ const FORMATS: Record<PreviewKind, readonly string[]> = {
 
 const formatOf = (f: AssetFile) => f.format.trim().toLowerCase().replace(/^\./, "");
 
-/** The smallest file among `files` in one of `formats`: by resolution, then by size, then by format preference. */
+/**
+ * The file to preview among `files` in one of `formats`: the smallest resolution, then the
+ * preferred format (a map set's files differ in size by what they show: a flat metalness PNG
+ * is smaller than a colour JPEG, yet the JPEG set is the lighter one), then the smallest file.
+ */
 function smallest(files: readonly AssetFile[], formats: readonly string[]): AssetFile | undefined {
   const rank = (f: AssetFile) => formats.indexOf(formatOf(f));
   return files
     .filter((f) => rank(f) !== -1)
     .sort(
       (a, b) =>
-        (resolutionK(a.resolution) ?? 0) - (resolutionK(b.resolution) ?? 0) || (a.sizeBytes ?? Infinity) - (b.sizeBytes ?? Infinity) || rank(a) - rank(b),
+        (resolutionK(a.resolution) ?? 0) - (resolutionK(b.resolution) ?? 0) || rank(a) - rank(b) || (a.sizeBytes ?? Infinity) - (b.sizeBytes ?? Infinity),
     )[0];
 }
 
