@@ -73,6 +73,10 @@ export function ModelPreview({ asset, files, choices, onState }: KindProps) {
       interaction-prompt="none"
       environment-image="neutral"
       shadow-intensity="1"
-    />
+    >
+      {/* Empty slots in place of the viewer's own AR buttons, which take focus out of order (tabindex 2) and would offer an AR this page does not set up. */}
+      <span slot="ar-button" hidden />
+      <span slot="exit-webxr-ar-button" hidden />
+    </model-viewer>
   );
 }
