@@ -54,7 +54,7 @@ const cardIds = async (page: Page) =>
 
 /** Waits until the search for `q` has settled: the live region states its count. */
 async function settled(page: Page, q: string): Promise<void> {
-  await expect.poll(() => resultCount(page)).toMatch(new RegExp(`results for “${q}”\\.$`));
+  await expect.poll(() => resultCount(page)).toMatch(new RegExp(`^(Showing [\\d,]+ of )?[\\d,]+ results for “${q}”\\.$`));
 }
 
 /** A filter chip's count (undefined when it shows none). */
@@ -147,7 +147,9 @@ describe("the search page in Chromium at 1366 px", () => {
     expect(await first.locator(".card-formats").innerText()).toBe("GLTF · BLEND · FBX · USD");
     const thumb = first.locator("img");
     expect(await thumb.getAttribute("src")).toBe("/v1/assets/polyhaven%3AArmChair_01/thumbnail?w=320");
-    expect(await thumb.getAttribute("loading")).toBe("lazy");
+    // The first row's pictures load at once (the largest paint of the page); later ones when scrolled near.
+    expect(await thumb.getAttribute("loading")).toBe("eager");
+    expect(await cards(page).nth(4).locator("img").getAttribute("loading")).toBe("lazy");
     expect(await thumb.getAttribute("width")).toBe("320");
     expect(await thumb.getAttribute("height")).toBe("320");
     expect(await thumb.getAttribute("alt")).toBe("Arm Chair 01");

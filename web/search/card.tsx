@@ -21,9 +21,11 @@ interface CardProps {
   href: string;
   providers: Map<string, Provider>;
   linkRef?: Ref<HTMLAnchorElement> | undefined;
+  /** Load the thumbnail at once (the first row), not when scrolled near. */
+  eager?: boolean;
 }
 
-export function ResultCard({ asset, href, providers, linkRef }: CardProps) {
+export function ResultCard({ asset, href, providers, linkRef, eager = false }: CardProps) {
   const badge = licenceBadge(asset.license);
   const cost = price(asset.price);
   const formats = asset.formats ?? [];
@@ -33,7 +35,15 @@ export function ResultCard({ asset, href, providers, linkRef }: CardProps) {
       <a class="card-title" href={href} onClick={followInApp} ref={linkRef}>
         {asset.title}
       </a>
-      <img class="card-thumb" src={thumbnailSrc(asset, THUMB)} alt={asset.title} width={THUMB} height={THUMB} loading="lazy" decoding="async" />
+      <img
+        class="card-thumb"
+        src={thumbnailSrc(asset, THUMB)}
+        alt={asset.title}
+        width={THUMB}
+        height={THUMB}
+        loading={eager ? "eager" : "lazy"}
+        decoding="async"
+      />
       <p class="card-source">
         {TYPE_NAMES[asset.type].one} · <span class="source">{sourceName(providers, asset.provider)}</span>
       </p>

@@ -12,6 +12,9 @@ import { StatusStrip } from "./status-strip.tsx";
 import { TypeChips } from "./type-chips.tsx";
 import type { SearchView } from "./use-search.ts";
 
+/** Cards whose thumbnails load at once, as the page's largest picture; the rest wait until they are scrolled near. */
+const FIRST_ROW = 4;
+
 /** Skeleton cards while nothing has arrived: about a screenful on a phone and a row or two on a desktop. */
 const SKELETONS = 8;
 
@@ -79,7 +82,7 @@ export function Results({ url, q, view, providers, loadMore }: ResultsProps) {
           </select>
         </label>
       </div>
-      {view && <StatusStrip reports={view.reports} pending={view.pending} providers={providers} />}
+      <StatusStrip reports={view?.reports ?? []} pending={view?.pending ?? []} providers={providers} />
       <ul class="grid" aria-busy={busy}>
         {results.map((asset, i) => (
           <ResultCard
@@ -88,6 +91,7 @@ export function Results({ url, q, view, providers, loadMore }: ResultsProps) {
             href={withAsset(url, asset.id)}
             providers={providers}
             linkRef={i === view?.addedAt ? firstAdded : undefined}
+            eager={i < FIRST_ROW}
           />
         ))}
         {busy && results.length === 0 && Array.from({ length: SKELETONS }, (_, i) => <SkeletonCard key={`skeleton-${i}`} />)}

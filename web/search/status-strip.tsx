@@ -36,10 +36,19 @@ export function StatusStrip({ reports, pending, providers }: StripProps) {
     skipped.length > 0 && plural(skipped.length, "skipped", "skipped"),
     linked.length > 0 && plural(linked.length, "to search on the site", "to search on their sites"),
   ].filter(Boolean);
-  if (!reports.length && !pending.length) return null;
+  // Before the first answer the strip already holds its place, so the results do not move down when it fills.
+  if (!reports.length && !pending.length) {
+    return (
+      <div class="status-strip">
+        <p class="status-summary">
+          <span class="status-title">Sources</span> asking…
+        </p>
+      </div>
+    );
+  }
   return (
     <details class="status-strip">
-      <summary>
+      <summary class="status-summary">
         <span class="status-title">Sources</span> {parts.join(" · ")}
       </summary>
       <ul class="status-list">
