@@ -1,8 +1,8 @@
 /** What is known of an asset: its source and author, licence and what it allows, price, type, description, tags and other listings. */
 import type { AssetDetails } from "../../core/schemas/index.ts";
 import { licenceBadge, licenceFacts, price, webUrl } from "../lib/format.ts";
+import { followInApp } from "../lib/location.ts";
 import { sourceName, useProviders } from "../lib/providers.ts";
-import { followInApp } from "./app-link.ts";
 
 export function About({ asset }: { asset: AssetDetails }) {
   const providers = useProviders();

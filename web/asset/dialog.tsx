@@ -5,8 +5,8 @@
  * `asset` out of the address (so Back opens it again).
  */
 import { useEffect, useRef } from "preact/hooks";
+import { followInApp } from "../lib/location.ts";
 import { useProviders } from "../lib/providers.ts";
-import { followInApp } from "./app-link.ts";
 import { useAssetTitle } from "./title.ts";
 import { useAsset } from "./use-asset.ts";
 import { AssetView } from "./view.tsx";

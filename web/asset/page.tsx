@@ -1,6 +1,7 @@
 /** An asset's own page (`/assets/<id>`): the asset view under its title, with the way back to the search. */
+
+import { followInApp } from "../lib/location.ts";
 import { useProviders } from "../lib/providers.ts";
-import { followInApp } from "./app-link.ts";
 import { useAssetTitle } from "./title.ts";
 import { useAsset } from "./use-asset.ts";
 import { AssetView } from "./view.tsx";

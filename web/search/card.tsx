@@ -6,8 +6,8 @@
  */
 import type { Ref } from "preact";
 import type { Asset, Provider } from "../../core/schemas/index.ts";
-import { followInApp } from "../asset/app-link.ts";
 import { licenceBadge, price, thumbnailSrc } from "../lib/format.ts";
+import { followInApp } from "../lib/location.ts";
 import { sourceName } from "../lib/providers.ts";
 import { TYPE_NAMES } from "./labels.ts";
 

@@ -1,7 +1,6 @@
 /** The page's header: the product's name (home), the search box and a few example searches. */
 import { useEffect, useState } from "preact/hooks";
-import { followInApp } from "../asset/app-link.ts";
-import { navigate } from "../lib/location.ts";
+import { followInApp, navigate } from "../lib/location.ts";
 import { withParams } from "./query.ts";
 
 /** Searches that show what the sources hold: a model, a texture, an HDRI, a font. */
