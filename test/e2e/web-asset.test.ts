@@ -12,22 +12,20 @@
  *
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, testApp } from "../helpers/app.ts";
 import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
 import { unzip } from "../helpers/unzip.ts";
+import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
 
 const MODEL = "polyhaven:ArmChair_01";
 const HDRI = "hdrmaps:jawornik-before-the-sunset";
 const AUDIO = "openverse:7e063ee6-343f-48e4-a4a5-f436393730f6";
 const FONT = "fontsource:abel";
 
-// Evaluated through the DevTools protocol: the page's policy refuses an injected inline <script>, as it should.
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const SCREENSHOTS = fileURLToPath(new URL("./screenshots/", import.meta.url));
 const WIDE = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -50,56 +48,25 @@ afterAll(async () => {
   await server?.close();
 }, 30_000);
 
-/** A fresh browser context whose page reports what went wrong and every request it tried to send elsewhere. */
-async function open(): Promise<{ context: BrowserContext; page: Page; problems: string[]; external: string[] }> {
-  const context = await browser.newContext({ viewport: WIDE });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
-  const problems: string[] = [];
-  const external: string[] = [];
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`${origin}/`) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
-    external.push(url);
-    return route.abort("blockedbyclient");
+/** A watched page (test/helpers/watched-page.ts) that may use the clipboard, with time enough for a 3D view drawn on the CPU. */
+async function open(): Promise<WatchedPage> {
+  const watched = await watchedPage(browser, server.url, {
+    viewport: WIDE,
+    init: (context) => context.grantPermissions(["clipboard-read", "clipboard-write"], { origin }),
   });
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`uncaught exception: ${error.message}`));
-  page.on("requestfailed", (request) => {
-    // The view drops a request it no longer needs (closed, or a newer choice), and a media element its extra range requests.
-    if (request.failure()?.errorText === "net::ERR_ABORTED" && request.url().startsWith(`${origin}/`)) return;
-    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
-  });
-  page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`);
-  });
-  return { context, page, problems, external };
+  watched.page.setDefaultTimeout(10_000);
+  return watched;
 }
 
 /** axe-core's critical and serious violations of the page as it is, in the light and in the dark theme. */
 async function accessibility(page: Page, state: string): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
   const found: string[] = [];
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    const violations = await page.evaluate(async () => {
-      const { violations } = await (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document);
-      return violations
-        .filter((v) => v.impact === "critical" || v.impact === "serious")
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-    });
-    found.push(...violations.map((v) => `${state} (${colorScheme}): ${v}`));
+    found.push(...(await axeViolations(page)).map((v) => `${state} (${colorScheme}): ${v}`));
   }
   await page.emulateMedia({ colorScheme: null });
   return found;
-}
-interface AxeViolation {
-  id: string;
-  impact?: string;
-  nodes: { target: string[] }[];
 }
 
 /** Screenshots of the page at a phone's and a laptop's width (the dark theme on the phone); the controls in `scope` must be 44 px targets on the phone. */
