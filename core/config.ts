@@ -78,6 +78,12 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "SEARCH_CONCURRENCY", default: "8", why: "live sources asked at once by one search" },
   { name: "METRICS_PORT", default: "", why: "port of the separate Prometheus /metrics listener; unset = no listener" },
   { name: "PROMETHEUS_URL", default: "", why: "read usage windows from this Prometheus; unset = count in process" },
+  {
+    name: "ASSET_SEARCH_URL",
+    default: "",
+    why: "the command line's get asks this running server for an asset's details and selection; unset = the library in process",
+  },
+  { name: "ASSET_SEARCH_API_KEY", default: "", why: "the key the command line sends to ASSET_SEARCH_URL, when that server requires one" },
   { name: "SKETCHFAB_API_TOKEN", default: "", why: "optional Sketchfab token" },
   { name: "BLENDERKIT_API_KEY", default: "", why: "optional BlenderKit key (paid assets of the key's plan)" },
   { name: "GOOGLE_FONTS_API_KEY", default: "", why: "Google Fonts Developer API key; without it the source is skipped" },
@@ -184,6 +190,9 @@ export interface Config {
   searchConcurrency: number;
   metricsPort: number | undefined;
   prometheusUrl: string | undefined;
+  /** A running server the command line's `get` asks instead of the library in process (no trailing slash). */
+  serverUrl: string | undefined;
+  serverApiKey: string | undefined;
   /** Source keys by environment variable name; a source names its own. */
   keys: Env;
 }
@@ -223,6 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
     searchConcurrency: Math.max(1, int(env, "SEARCH_CONCURRENCY")),
     metricsPort: opt("METRICS_PORT") ? int(env, "METRICS_PORT") : undefined,
     prometheusUrl: opt("PROMETHEUS_URL")?.replace(/\/+$/, ""),
+    serverUrl: opt("ASSET_SEARCH_URL")?.replace(/\/+$/, ""),
+    serverApiKey: opt("ASSET_SEARCH_API_KEY"),
     keys: env,
   };
 }

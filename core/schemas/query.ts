@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CliKind } from "./search-params.ts";
 
 /** A query-string boolean: true/false/1/0/yes/no; anything else is refused with the value named. */
 export const booleanParam = (name: string) =>
@@ -78,6 +79,12 @@ export const FileParams = z.object({
   all: booleanParam("all").describe("return every file instead of the smart selection"),
 });
 export type FileParams = z.output<typeof FileParams>;
+
+/** How the command line takes each of FileParams (`asset-search get`): one flag per parameter. */
+export const FILE_CLI_KINDS = { format: "value", resolution: "value", maps: "values", all: "switch" } as const satisfies Record<
+  keyof typeof FileParams.shape,
+  CliKind
+>;
 
 /** The widths `/v1/assets/{id}/thumbnail` resizes to: a card in a grid, at 1× and 2× density, and a large preview. */
 export const THUMBNAIL_WIDTHS = [160, 320, 640] as const;
