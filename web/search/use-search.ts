@@ -106,7 +106,19 @@ export function useSearch(key: string | undefined, wantedPages: number): { view:
       return;
     }
     setView((previous) => starting(key, previous?.facets));
-    const update = (change: (v: SearchView) => SearchView) => setView((v) => (v?.key === key ? change(v) : v));
+    // Parts arriving within one frame are drawn together: sources answering in a burst cost one render a frame, not one an event.
+    let queued: ((v: SearchView) => SearchView)[] = [];
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      const changes = queued;
+      queued = [];
+      setView((v) => (v?.key === key ? changes.reduce((next, change) => change(next), v) : v));
+    };
+    const update = (change: (v: SearchView) => SearchView) => {
+      queued.push(change);
+      frame ||= requestAnimationFrame(flush);
+    };
     const stop = runSearch(searchPath(key), {
       index: (part) => update((v) => ({ ...v, phase: "streaming", results: part.results, reports: part.providers, pending: part.pending })),
       source: (part) =>
@@ -121,6 +133,7 @@ export function useSearch(key: string | undefined, wantedPages: number): { view:
     });
     return () => {
       stop();
+      cancelAnimationFrame(frame);
       more.current?.abort();
     };
   }, [key]);
