@@ -2,14 +2,19 @@
  * The command line (`asset-search`, package.json `bin`):
  *
  *   asset-search serve [--port N] [--host H]   the HTTP server (same as `npm start`)
- *   asset-search mcp                           the MCP tools over stdio (logs go to stderr only)
+ *   asset-search mcp [--root <folder>]         the MCP tools over stdio (logs go to stderr only);
+ *                                              with --root, also download_asset into that folder
  *   asset-search search <query> [--type T]… [--license L]… [--sort S] [--facets] … [--json]
  *                       (one flag per /v1/search parameter, from core/schemas/search-params.ts)
+ *   asset-search get | credits | licenses | verify   assets into a project (cli/project.ts)
  *
  * Configured by the same environment variables as the server (core/config.ts): the published
  * `data/` (DATA_DIR; default the package's own `data/`), ASSET_SERVER_REPLAY for offline replay,
- * source keys, ASSET_SERVER_PUBLIC_URL for the download links of `get_asset`.
+ * source keys, ASSET_SERVER_PUBLIC_URL for the download links of `get_asset`, ASSET_SEARCH_URL for
+ * `get` to ask a running server instead of the library in process.
  */
+import { realpath } from "node:fs/promises";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type Config, loadConfig } from "../core/config.ts";
@@ -19,12 +24,10 @@ import { ApiError } from "../server/errors.ts";
 import { createMcpServer } from "../server/mcp/tools.ts";
 import { parseSearch, runSearch } from "../server/service/search.ts";
 import { createDeps, describeDeps, startServer } from "../server/start.ts";
+import { CREDITS_FLAGS, credits, flagLine, flagName, GET_FLAGS, get, licenses, verify } from "./project.ts";
 
 /** Short forms of the most used search flags. */
 const SHORT: Partial<Record<SearchParamName, string>> = { type: "t", providers: "p", limit: "n" };
-
-/** `maxPolys` → `max-polys`. */
-const flagName = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** The search flags: one per /v1/search parameter but `q` (the positional words), with its description. */
 const SEARCH_FLAGS = (Object.keys(SEARCH_CLI_KINDS) as SearchParamName[])
@@ -45,12 +48,27 @@ function flagUsage({ flag, kind, short, description }: (typeof SEARCH_FLAGS)[num
 
 const USAGE = `Usage:
   asset-search serve [--port N] [--host H]     run the HTTP server (API, /mcp, web page)
-  asset-search mcp                             serve the MCP tools over stdio
+  asset-search mcp [--root <folder>]           serve the MCP tools over stdio; --root: also download_asset into <folder>
   asset-search search <query> [options]        search every source and print a table
+  asset-search get <id>… [options]             download assets into <dir>/<provider>-<slug>/, recorded in assets.lock.json
+  asset-search credits [options]               write the credits of everything in the lock
+  asset-search licenses [--fail-on <list>]     summarise the lock's licences; exit 1 when a --fail-on category is present
+                                               (noncommercial, unknown, attribution)
+  asset-search verify                          re-hash the files against the lock; exit 1 naming every drift
 
 Search options (the parameters of GET /v1/search):
 ${SEARCH_FLAGS.map(flagUsage).join("\n")}
       --json                 print the search response as JSON
+
+Get options (the parameters of GET /v1/assets/{id}/files):
+${GET_FLAGS.map(flagLine).join("\n")}
+      --dir <folder>         where the assets go (default assets); the lock file goes beside it
+      --json                 print what was written as JSON
+
+Credits options (the parameters of GET /v1/credits):
+${CREDITS_FLAGS.map(flagLine).join("\n")}
+      --out <file>           write to this file (atomically) instead of stdout
+credits, licenses and verify read --lock <file> (default assets.lock.json).
 
 Environment: the server's variables (DATA_DIR, ASSET_SERVER_REPLAY, ASSET_SERVER_PUBLIC_URL, source keys …).`;
 
@@ -83,17 +101,23 @@ function stdioBaseUrl(c: Config): string {
 }
 
 async function mcp(args: string[]): Promise<void> {
-  parseArgs({ args, options: {}, strict: true });
+  const { values } = parseArgs({ args, options: { root: { type: "string" } }, strict: true });
+  const root =
+    values.root === undefined
+      ? undefined
+      : await realpath(resolve(values.root)).catch(() => {
+          throw new UsageError(`--root ${values.root}: no such folder`);
+        });
   // stdout carries the protocol: anything else printed there would corrupt it.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
   const deps = createDeps(config());
-  const server = createMcpServer(deps, { baseUrl: stdioBaseUrl(deps.runtime.config), surface: "mcp" });
+  const server = createMcpServer(deps, { baseUrl: stdioBaseUrl(deps.runtime.config), surface: "mcp", ...(root ? { root } : {}) });
   await server.connect(new StdioServerTransport());
   // The client closing stdin ends the session; undici's keep-alive sockets must not hold the process.
   process.stdin.once("end", () => process.exit(0));
-  console.error(`asset-search MCP server on stdio — ${describeDeps(deps)}`);
+  console.error(`asset-search MCP server on stdio — ${describeDeps(deps)}${root ? `; writing under ${root}` : ""}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,6 +204,11 @@ async function search(args: string[]): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Exits once stdout is written; keep-alive sockets of the HTTP client would hold the process open. */
+function exit(code: number): never {
+  process.exit(code);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -189,6 +218,16 @@ async function main(argv: string[]): Promise<void> {
       return mcp(rest);
     case "search":
       return search(rest);
+    case "get":
+      await get(rest, config());
+      return exit(0);
+    case "credits":
+      await credits(rest);
+      return;
+    case "licenses":
+      return exit(await licenses(rest));
+    case "verify":
+      return exit(await verify(rest));
     case undefined:
     case "help":
     case "-h":

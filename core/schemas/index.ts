@@ -2,6 +2,7 @@ export * from "./asset.ts";
 export * from "./catalog.ts";
 export * from "./credits.ts";
 export * from "./error.ts";
+export * from "./kit.ts";
 export * from "./license.ts";
 export * from "./lock.ts";
 export * from "./provider.ts";

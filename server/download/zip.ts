@@ -238,6 +238,23 @@ export interface StreamZipOptions {
  * stream (e.g. by `pipeline` when the response closes) does the same.
  */
 export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOptions): Readable {
+  return streamArchive([plan], [{ path: `${plan.folder}/${CREDITS_FILENAME}`, text: credits }], options);
+}
+
+/** Name of the one credits file at the root of a multi-asset zip (`GET /v1/download`). */
+export const KIT_CREDITS_FILENAME = "CREDITS.txt";
+
+/**
+ * Several assets in one zip (`GET /v1/download`): each in its own folder as `streamZip` lays it
+ * out but without a LICENSE.txt, and one `CREDITS.txt` at the root for all of them, first. The
+ * same cap (over all assets together), abort and failure handling as `streamZip`.
+ */
+export function streamKit(plans: ZipPlan[], credits: string, options: StreamZipOptions): Readable {
+  return streamArchive(plans, [{ path: KIT_CREDITS_FILENAME, text: credits }], options);
+}
+
+/** The archive of `plans`, the generated `texts` first. */
+function streamArchive(plans: ZipPlan[], texts: { path: string; text: string }[], options: StreamZipOptions): Readable {
   const { http, maxBytes, signal, metrics } = options;
   const zip = new ZipFile();
   const out = zip.outputStream as PassThrough;
@@ -246,15 +263,16 @@ export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOpti
   let current: AbortController | undefined;
   let stopped = false;
   let ended = false;
-  /** The entry being fetched: the file the failure log line names. */
+  /** The entry being fetched and its asset: what the failure log line names. */
   let currentPath: string | undefined;
+  let currentPlan = plans[0]!;
 
   const stop = (err?: Error, reason?: DownloadFailureReason) => {
     if (stopped) return;
     stopped = true;
     signal?.removeEventListener("abort", onAbort);
     current?.abort(err);
-    if (reason) reportFailure(plan, currentPath, reason, err, metrics);
+    if (reason) reportFailure(currentPlan, currentPath, reason, err, metrics);
     if (err && !out.destroyed) out.destroy(err);
   };
   const fail = (err: Error) => stop(err, failureReason(err));
@@ -265,48 +283,53 @@ export function streamZip(plan: ZipPlan, credits: string, options: StreamZipOpti
   // Ended, or destroyed by the consumer (the response closed: the client left): release the upstream request.
   out.once("close", () => stop(undefined, ended ? undefined : "client_gone"));
 
-  zip.addBuffer(Buffer.from(credits, "utf8"), `${plan.folder}/${CREDITS_FILENAME}`, { mtime, compress: true });
-  for (const entry of plan.entries) {
-    const path = `${plan.folder}/${entry.path}`;
-    zip.addReadStreamLazy(path, { mtime, compressionLevel: isStored(entry.path) ? 0 : DEFLATE_LEVEL }, (cb) => {
-      if (stopped) return;
-      currentPath = path;
-      const controller = new AbortController();
-      current = controller;
-      http.stream(entry.url, { signal: controller.signal }).then(
-        (res) => {
-          if (stopped) {
-            res.body.destroy();
-            return;
-          }
-          if (res.sizeBytes !== undefined && counted + res.sizeBytes > maxBytes) {
-            res.body.destroy();
-            fail(new ZipTooLargeError(maxBytes, counted + res.sizeBytes));
-            return;
-          }
-          res.body.on("error", (err: Error) => fail(bodyError(err, entry.url, controller.signal)));
-          // Finished: nothing left to abort when the archive ends or the client leaves later.
-          res.body.once("end", () => {
-            if (current === controller) current = undefined;
-          });
-          cb(null, res.body);
-          // Counted beside yazl's pipe rather than by a stream in front of it: each chunk reaches
-          // yazl as the socket gave it, with no copy and no extra stream to cross.
-          res.body.on("data", (chunk: Buffer) => {
-            counted += chunk.length;
-            if (counted > maxBytes) fail(new ZipTooLargeError(maxBytes, counted));
-          });
-        },
-        (err: unknown) => fail(err instanceof Error ? err : new Error(String(err))),
-      );
-    });
+  for (const { path, text } of texts) zip.addBuffer(Buffer.from(text, "utf8"), path, { mtime, compress: true });
+  for (const plan of plans) {
+    for (const entry of plan.entries) {
+      const path = `${plan.folder}/${entry.path}`;
+      zip.addReadStreamLazy(path, { mtime, compressionLevel: isStored(entry.path) ? 0 : DEFLATE_LEVEL }, (cb) => {
+        if (stopped) return;
+        currentPath = path;
+        currentPlan = plan;
+        const controller = new AbortController();
+        current = controller;
+        http.stream(entry.url, { signal: controller.signal }).then(
+          (res) => {
+            if (stopped) {
+              res.body.destroy();
+              return;
+            }
+            if (res.sizeBytes !== undefined && counted + res.sizeBytes > maxBytes) {
+              res.body.destroy();
+              fail(new ZipTooLargeError(maxBytes, counted + res.sizeBytes));
+              return;
+            }
+            res.body.on("error", (err: Error) => fail(bodyError(err, entry.url, controller.signal)));
+            // Finished: nothing left to abort when the archive ends or the client leaves later.
+            res.body.once("end", () => {
+              if (current === controller) current = undefined;
+            });
+            cb(null, res.body);
+            // Counted beside yazl's pipe rather than by a stream in front of it: each chunk reaches
+            // yazl as the socket gave it, with no copy and no extra stream to cross.
+            res.body.on("data", (chunk: Buffer) => {
+              counted += chunk.length;
+              if (counted > maxBytes) fail(new ZipTooLargeError(maxBytes, counted));
+            });
+          },
+          (err: unknown) => fail(err instanceof Error ? err : new Error(String(err))),
+        );
+      });
+    }
   }
   zip.end();
 
   if (signal?.aborted) queueMicrotask(onAbort);
   else signal?.addEventListener("abort", onAbort, { once: true });
-  if (plan.totalBytes !== undefined && plan.totalBytes > maxBytes) {
-    const err = new ZipTooLargeError(maxBytes, plan.totalBytes);
+  const sizes = plans.map((p) => p.totalBytes);
+  const total = sizes.every((t) => t !== undefined) ? sizes.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
+  if (total !== undefined && total > maxBytes) {
+    const err = new ZipTooLargeError(maxBytes, total);
     queueMicrotask(() => fail(err));
   }
   return out;

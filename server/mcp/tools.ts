@@ -6,6 +6,11 @@
  * - `get_asset` → details, licence with a ready-to-paste credit line, the file selection of
  *   `/v1/assets/{id}/files` and the absolute `/download` URL of this server.
  * - `list_providers` → every source, as `GET /v1/providers`.
+ * - `get_credits` → the credits of a list of ids, as `GET /v1/credits`; with a project folder
+ *   (stdio, `asset-search mcp --root`) and no ids, the credits of its lock.
+ * - `download_asset` → only with a project folder: the asset written under it and recorded in its
+ *   lock, as `asset-search get` (server/project/get.ts). Over HTTP it is absent: a remote server
+ *   never writes to disk.
  *
  * Every tool has a zod input schema, an output schema built from `core/schemas`, and answers with
  * `structuredContent` plus the same JSON as text. Problems (bad id, unknown source, bad argument,
@@ -17,13 +22,18 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { writeCredits } from "../../core/credits.ts";
 import { UpstreamError } from "../../core/http/types.ts";
 import { attributionLine } from "../../core/license.ts";
 import { API_VERSION } from "../../core/openapi.ts";
 import {
   AssetDetails,
+  CreditsOptions,
+  CreditsResponse,
+  DownloadResult,
   FileParams,
   FileSelection,
+  LOCK_FILENAME,
   ProvidersResponse,
   type SearchArguments,
   SearchResponse,
@@ -31,9 +41,14 @@ import {
 } from "../../core/schemas/index.ts";
 import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
+import { planZip } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
+import { getAsset as getIntoProject } from "../project/get.ts";
+import { localLibrary } from "../project/library.ts";
+import { readLock } from "../project/lock-file.ts";
 import { parseParams, queryValues } from "../query.ts";
 import { fileSelection, parseAssetId, selectAsset } from "../service/assets.ts";
+import { creditablesOf } from "../service/credits.ts";
 import { deliveryOf } from "../service/delivery.ts";
 import { parseSearch, runSearch } from "../service/search.ts";
 import { listProviders } from "../service/sources.ts";
@@ -46,6 +61,8 @@ export interface McpOptions {
   baseUrl: string;
   /** Which surface the calls come from, for usage statistics. */
   surface: "mcp";
+  /** The project folder of `asset-search mcp --root`: `download_asset` writes under it only. Never set over HTTP. */
+  root?: string;
 }
 
 /** A source that does not answer `get_asset` within this time gives an isError result, never a hung call. */
@@ -61,6 +78,7 @@ export const INSTRUCTIONS = [
   "When `downloadable` is false there is no direct download: send the user to the asset's `url`.",
   "Always tell the user the licence of every asset you use. When get_asset returns `attribution`, the licence requires credit: show that line and keep it with the asset in the project.",
   "list_providers lists every source, whether it is enabled and which environment variable (key) would enable it.",
+  "get_credits writes the credits of the assets a project uses (a list of ids), grouped by licence, in the form each licence asks for: put them in the project's credits.",
 ].join("\n");
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +106,43 @@ const getAssetInput = {
   maps: z.array(z.string().max(40)).max(20).optional().describe("texture map types for map sets, for example ['diff', 'nor_gl', 'rough', 'ao']"),
 };
 
+/** `download_asset`: get_asset's selection, `all`, and the folder under the root. */
+const downloadInput = {
+  ...getAssetInput,
+  all: z
+    .boolean()
+    .optional()
+    .describe(FileParams.shape.all.description ?? ""),
+  dir: z.string().max(200).optional().describe("folder under the project root the asset goes to, relative with `/`; default assets"),
+};
+
+const creditsFormat = z
+  .enum(["md", "html", "txt", "json"])
+  .optional()
+  .describe(CreditsOptions.shape.format.description ?? "");
+const creditsModified = z
+  .array(z.string().max(300))
+  .max(50)
+  .optional()
+  .describe(CreditsOptions.shape.modified.description ?? "");
+
+/** Over HTTP (and stdio without a root): the credits of the ids given. */
+const creditsInput = {
+  ids: z.array(z.string().min(1).max(300)).min(1).max(50).describe("asset ids `<provider>:<nativeId>` from search_assets"),
+  format: creditsFormat,
+  modified: creditsModified,
+};
+
+/** With a project root: the ids are optional; without them, the credits of the root's lock. */
+const rootCreditsInput = {
+  ...creditsInput,
+  ids: creditsInput.ids.optional().describe(`asset ids; omitted: every asset of the project's ${LOCK_FILENAME}`),
+};
+
 export const SearchAssetsOutput = z.object(SearchResponse.shape);
+export const DownloadAssetOutput = z.object(DownloadResult.shape);
+export const GetCreditsOutput = CreditsResponse.extend({ format: z.enum(["md", "html", "txt", "json"]) });
+export type GetCreditsOutput = z.infer<typeof GetCreditsOutput>;
 
 export const GetAssetOutput = FileSelection.extend({
   asset: AssetDetails.omit({ files: true }).describe("the asset's details; `formats` and `resolutions` list what get_asset can select"),
@@ -236,6 +290,44 @@ export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetAr
   };
 }
 
+/**
+ * The download and each file as `resource_link` content: a client that fetches resources gets the
+ * files without parsing the JSON. Each file is named by its path in the zip's layout.
+ */
+function resourceLinks(out: GetAssetOutput): CallToolResult["content"] {
+  const plan = planZip({ ...out.asset, files: out.files }, out.files);
+  const links: CallToolResult["content"] = plan.entries.map((e) => ({
+    type: "resource_link",
+    uri: e.url,
+    name: `${plan.folder}/${e.path}`,
+    ...(e.sizeBytes !== undefined ? { size: e.sizeBytes } : {}),
+  }));
+  if (out.downloadUrl) {
+    links.unshift({
+      type: "resource_link",
+      uri: out.downloadUrl,
+      name: out.delivery === "zip" ? `${plan.folder}.zip` : (plan.entries[0]?.path ?? plan.folder),
+      description: "this server's download of exactly the selected files",
+    });
+  }
+  return links;
+}
+
+/** The credits of `ids`, or of the root's lock when there are none, in `format`. */
+async function getCredits(
+  deps: AppDeps,
+  opts: McpOptions,
+  args: { ids?: string[] | undefined; format?: GetCreditsOutput["format"] | undefined; modified?: string[] | undefined },
+  signal?: AbortSignal,
+): Promise<GetCreditsOutput> {
+  const format = args.format ?? "md";
+  const assets = args.ids?.length
+    ? await withDeadline(DETAILS_DEADLINE_MS, signal, (s) => creditablesOf(args.ids!, deps, { signal: s, baseUrl: opts.baseUrl }))
+    : (await readLock(`${opts.root}/${LOCK_FILENAME}`)).assets;
+  const json = writeCredits(assets, "json", args.modified) as CreditsResponse;
+  return { ...json, format, text: format === "json" ? json.text : (writeCredits(assets, format, args.modified) as string) };
+}
+
 /** A new MCP server with the three tools; one per HTTP request (stateless), or one per stdio session. */
 export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
   const server = new McpServer({ name: "asset-search", title: "Asset Search", version: API_VERSION }, { instructions: INSTRUCTIONS });
@@ -283,7 +375,10 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
     },
     (args, extra) => {
       deps.usage.toolCall("get_asset");
-      return guarded(async () => ok(GetAssetOutput, await getAsset(deps, opts, args, extra.signal)));
+      return guarded(async () => {
+        const result = ok(GetAssetOutput, await getAsset(deps, opts, args, extra.signal));
+        return { ...result, content: [...result.content, ...resourceLinks(result.structuredContent as GetAssetOutput)] };
+      });
     },
   );
 
@@ -302,6 +397,51 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
       return guarded(async () => ok(ListProvidersOutput, listProviders(deps)));
     },
   );
+
+  server.registerTool(
+    "get_credits",
+    {
+      title: "Write the credits of assets",
+      description:
+        "The credits of assets, grouped by licence (those that require credit first), each in the form its licence asks for " +
+        "(Creative Commons: title, author, source, licence, with links), as Markdown, HTML or plain text in `text`, and as `groups`. " +
+        (opts.root ? `Without ids: every asset of the project's ${LOCK_FILENAME}.` : "Give the ids of the assets used."),
+      // One handler for both: the ids are checked as required by the schema only over HTTP.
+      inputSchema: (opts.root ? rootCreditsInput : creditsInput) as typeof rootCreditsInput,
+      outputSchema: GetCreditsOutput,
+      annotations: { title: "Write the credits", ...annotations },
+    },
+    (args, extra) => {
+      deps.usage.toolCall("get_credits");
+      return guarded(async () => ok(GetCreditsOutput, await getCredits(deps, opts, args, extra.signal)));
+    },
+  );
+
+  const root = opts.root;
+  if (root) {
+    const library = localLibrary(deps, opts.baseUrl);
+    server.registerTool(
+      "download_asset",
+      {
+        title: "Download an asset into the project",
+        description:
+          `Writes an asset's selected files (the options of get_asset, plus all) under the project folder, in <dir>/<provider>-<slug>/ ` +
+          `with its LICENSE.txt, and records it in ${LOCK_FILENAME}: returns the written paths, sizes, sha256 and the licence. ` +
+          "Paths that would leave the project folder are refused.",
+        inputSchema: downloadInput,
+        outputSchema: DownloadAssetOutput,
+        annotations: { title: "Download into the project", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      },
+      (args, extra) => {
+        deps.usage.toolCall("download_asset");
+        return guarded(async () => {
+          const params = parseParams(queryValues({ format: args.format, resolution: args.resolution, maps: args.maps, all: args.all }), FileParams);
+          const result = await getIntoProject(library, args.id, { root, dir: args.dir ?? "assets", params, signal: extra.signal });
+          return ok(DownloadAssetOutput, result);
+        });
+      },
+    );
+  }
 
   return server;
 }

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { H3Event } from "h3";
 import { errorResponse, rateLimitedResponses } from "../../core/openapi.ts";
-import type { AppDeps } from "../context.ts";
+import { type AppDeps, publicBase } from "../context.ts";
 import { creditsText, planZip, streamZip } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
 import { deliveryOf } from "../service/delivery.ts";
@@ -21,7 +21,9 @@ async function download(event: H3Event, deps: AppDeps, rawId: string): Promise<R
   }
   if (delivery.kind === "none") throw new ApiError(404, `no file of '${details.id}' matches the requested format, resolution and maps`);
   if (delivery.kind === "redirect") {
-    return new Response(null, { status: 302, headers: { location: delivery.file.url } });
+    // The file's credit travels with it: a link to the credits of this asset (GET /v1/credits).
+    const credits = `${publicBase(deps, event)}/v1/credits?ids=${encodeURIComponent(details.id)}&format=txt`;
+    return new Response(null, { status: 302, headers: { location: delivery.file.url, link: `<${credits}>; rel="license"; type="text/plain"` } });
   }
   const direct = delivery.files;
   const plan = planZip(details, direct);
@@ -62,7 +64,13 @@ export const downloadRoute = get(
       },
       302: {
         description: "A single self-contained file: redirect to the source's content server",
-        headers: { Location: { description: "URL of the file on the source's content server", schema: { type: "string", format: "uri" } } },
+        headers: {
+          Location: { description: "URL of the file on the source's content server", schema: { type: "string", format: "uri" } },
+          Link: {
+            description: 'The credits of the asset: `<…/v1/credits?ids=<id>&format=txt>; rel="license"; type="text/plain"`',
+            schema: { type: "string" },
+          },
+        },
       },
       400: BAD_PARAMS,
       404: errorResponse("Unknown asset, or no file matches the format/resolution"),

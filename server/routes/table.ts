@@ -7,7 +7,9 @@ import { buildOpenApi, jsonResponse } from "../../core/openapi.ts";
 import { mcpMethodNotAllowed, mcpOperation, mcpRoute } from "../mcp/http.ts";
 import { createStatsRoute, statsOpenApiPaths } from "../stats/route.ts";
 import { assetRoute, filesRoute } from "./assets.ts";
+import { creditsRoute } from "./credits.ts";
 import { downloadRoute } from "./download.ts";
+import { kitRoute } from "./kit.ts";
 import { assetPageRoute, searchPageRoute, staticRoute } from "./pages.ts";
 import { publishedCatalogRoute, publishedHistoryRoute, publishedIndexRoute, publishedMetaRoute, SCHEMA_ROUTES } from "./publication.ts";
 import { rawFileRoute } from "./raw-file.ts";
@@ -56,6 +58,8 @@ export const ROUTES: readonly Route[] = [
   assetRoute,
   filesRoute,
   downloadRoute,
+  kitRoute,
+  creditsRoute,
   thumbnailRoute,
   rawFileRoute,
   providersRoute,

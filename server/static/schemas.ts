@@ -6,14 +6,18 @@ import type { z } from "zod";
 import { jsonSchemaDocument } from "../../core/openapi.ts";
 import { IndexMeta } from "../../core/published.ts";
 import { BrowserIndexMeta, BrowserRecord } from "../../core/schemas/browser-index.ts";
-import { Asset, Catalog, CatalogHistory } from "../../core/schemas/index.ts";
+import { Asset, AssetsLock, Catalog, CatalogHistory } from "../../core/schemas/index.ts";
 import { type StaticFile, staticFile } from "./file.ts";
 
 /**
  * By file name: catalog.json, catalog-history.json, index.meta.json, the records of index.json.gz,
- * and the browser index's meta.json and record shards (v1/browser/).
+ * and the browser index's meta.json and record shards (v1/browser/); and the one file the service
+ * writes into a project, `assets.lock.json` (`asset-search get`).
  */
-export const PUBLISHED_SCHEMAS = { Catalog, CatalogHistory, IndexMeta, Asset, BrowserIndexMeta, BrowserRecord } as const satisfies Record<string, z.ZodType>;
+export const PUBLISHED_SCHEMAS = { Catalog, CatalogHistory, IndexMeta, Asset, BrowserIndexMeta, BrowserRecord, AssetsLock } as const satisfies Record<
+  string,
+  z.ZodType
+>;
 export type SchemaName = keyof typeof PUBLISHED_SCHEMAS;
 
 /** The JSON Schema document of `name`, with its title naming it. */
