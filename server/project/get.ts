@@ -91,10 +91,14 @@ async function fetchTo(library: AssetLibrary, url: string, temp: string, path: s
       done(null, chunk);
     },
   });
+  let bodyError: Error | undefined;
+  res.body.once("error", (err: Error) => (bodyError = err));
   try {
     await pipeline(res.body, count, createWriteStream(temp, { flags: "wx" }));
   } catch (err) {
-    throw err instanceof UpstreamError ? new ApiError(502, `the source site failed: ${err.message}`) : err;
+    // The site's failure (a reset, a body cut short) says so; a local one (a full disk) is itself.
+    if (err instanceof UpstreamError || err === bodyError) throw new ApiError(502, `the source site failed: ${url}: ${(err as Error).message}`);
+    throw err;
   }
   return { sha256: hash.digest("hex"), sizeBytes };
 }

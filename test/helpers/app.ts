@@ -30,9 +30,10 @@ export async function testApp(options: { env?: Record<string, string>; sources?:
   const published = { index: AssetIndex.build(assets), catalog, history: addPoint({ points: [] }, historyPoint(catalog)) };
   runtime.replay.requested.length = 0;
   const usage = options.usage ?? createUsage({ sources: sources.filter((s) => s.mode === "live").map((s) => s.id) });
-  const app = createApp({ runtime, sources, published, breakers: new BreakerRegistry(), usage });
+  const deps = { runtime, sources, published, breakers: new BreakerRegistry(), usage };
+  const app = createApp(deps);
   const get = (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
-  return { app, runtime, replay: runtime.replay, published, get, usage };
+  return { app, deps, runtime, replay: runtime.replay, published, get, usage };
 }
 
 /** Serves `app` on 127.0.0.1 on a free port, over a real socket; `close` ends every connection. */
