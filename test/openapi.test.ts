@@ -45,6 +45,7 @@ const SCHEMA = "<schema>";
 const META = "<index meta>";
 const WEBP = "<webp>";
 const BYTES = "<bytes>";
+const CREDITS = "<credits>";
 const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/search": { 200: "SearchResponse", 400: "Error", 401: "Error", 429: "Error" },
   "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
@@ -61,6 +62,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
     502: "Error",
     503: "Error",
   },
+  "GET /v1/download": { 200: ZIP, 400: "Error", 401: "Error", 404: "Error", 409: "Error", 413: "Error", 429: "Error", 502: "Error", 503: "Error" },
+  "GET /v1/credits": { 200: CREDITS, 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
   "GET /v1/assets/{id}/thumbnail": { 200: WEBP, 304: NONE, 400: "Error", 401: "Error", 404: "Error", 429: "Error" },
   "GET /v1/assets/{id}/raw/{path}": {
     200: BYTES,
@@ -88,6 +91,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "GET /schemas/Asset.json": { 200: SCHEMA, 304: NONE },
   "GET /schemas/BrowserIndexMeta.json": { 200: SCHEMA, 304: NONE },
   "GET /schemas/BrowserRecord.json": { 200: SCHEMA, 304: NONE },
+  "GET /schemas/AssetsLock.json": { 200: SCHEMA, 304: NONE },
   "GET /health": { 200: "Health" },
   "GET /openapi.json": { 200: OBJECT },
 };
@@ -146,7 +150,10 @@ describe("OpenAPI document", () => {
       else if (body === OBJECT) expect(response.content["application/json"].schema).toEqual({ type: "object" });
       else if (body === WEBP) expect(response.content).toEqual({ "image/webp": { schema: { type: "string", format: "binary" } } });
       else if (body === BYTES) expect(response.content).toEqual({ "*/*": { schema: { type: "string", format: "binary" } } });
-      else if (body === GZIP) expect(response.content).toEqual({ "application/gzip": { schema: { type: "string", format: "binary" } } });
+      else if (body === CREDITS) {
+        expect(Object.keys(response.content)).toEqual(["application/json", "text/markdown", "text/html", "text/plain"]);
+        expect(response.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CreditsResponse" });
+      } else if (body === GZIP) expect(response.content).toEqual({ "application/gzip": { schema: { type: "string", format: "binary" } } });
       else if (body === SCHEMA) expect(response.content).toEqual({ "application/schema+json": { schema: { type: "object" } } });
       // IndexMeta lives in core/published.ts, not core/schemas: inlined, with its fields.
       else if (body === META)

@@ -403,7 +403,7 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
     {
       title: "Write the credits of assets",
       description:
-        "The credits of assets, grouped by licence (those that require credit first), each in the form its licence asks for " +
+        "The credits of assets, grouped by licence (those that require attribution first), each in the form its licence asks for " +
         "(Creative Commons: title, author, source, licence, with links), as Markdown, HTML or plain text in `text`, and as `groups`. " +
         (opts.root ? `Without ids: every asset of the project's ${LOCK_FILENAME}.` : "Give the ids of the assets used."),
       // One handler for both: the ids are checked as required by the schema only over HTTP.

@@ -8,7 +8,7 @@ import { creditablesOf } from "../service/credits.ts";
 import { NOT_CONFIGURED, SOURCE_FAILED } from "./assets.ts";
 import { API, get } from "./route.ts";
 
-const text = (description: string, example: string) => ({ schema: { type: "string" }, example, description });
+const text = (example: string) => ({ schema: { type: "string" }, example });
 
 export const creditsRoute = get(
   "/v1/credits",
@@ -31,12 +31,13 @@ export const creditsRoute = get(
     parameters: queryParameters(CreditsQuery),
     responses: rateLimitedResponses({
       200: {
-        description: "The credits in the format asked for",
+        description:
+          "The credits in the format asked for: `md` (default) as Markdown, `html` as a `<section>` to paste into a page, `txt` as plain text, `json` as groups",
         content: {
           "application/json": { schema: { $ref: "#/components/schemas/CreditsResponse" } },
-          "text/markdown": text("format=md (default)", "# Credits\n"),
-          "text/html": text("format=html: a <section> to paste into a page", '<section class="credits">'),
-          "text/plain": text("format=txt", "Credits\n"),
+          "text/markdown": text("# Credits\n"),
+          "text/html": text('<section class="credits">'),
+          "text/plain": text("Credits\n"),
         },
       },
       400: errorResponse("No ids, too many, a bad format, or malformed ids (every one named)"),
