@@ -95,17 +95,20 @@ function reporter(json: boolean): { onProgress: (e: Progress) => void; stop: () 
     cliProgress.Presets.shades_classic,
   );
   let done = 0;
-  let total = 0;
+  // Bytes when the source states every size, else files.
+  let byBytes = false;
   return {
     onProgress: (e) => {
       if (e.kind === "start") {
-        total = e.totalBytes ?? e.files;
-        bar.start(total, 0, { id: e.id, files: e.files, done: 0, file: "" });
+        byBytes = e.totalBytes !== undefined;
+        bar.start(e.totalBytes ?? e.files, 0, { id: e.id, files: e.files, done: 0, file: "" });
       } else if (e.kind === "bytes") {
-        bar.increment(total === 0 ? 0 : e.bytes, { file: e.path });
+        if (byBytes) bar.increment(e.bytes, { file: e.path });
       } else {
         done += 1;
-        bar.update({ done });
+        if (!byBytes) bar.increment(1, { done, file: e.path });
+        else if (!e.fetched) bar.increment(e.sizeBytes, { done });
+        else bar.update({ done });
       }
     },
     stop: () => bar.stop(),

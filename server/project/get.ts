@@ -133,6 +133,8 @@ export async function getAsset(library: AssetLibrary, id: string, options: GetOp
 
   if (previous && sameOptions(previous.options, wanted) && previous.folder.startsWith(dirPrefix) && (await upToDate(root, previous))) {
     await assertInside(root, join(root, previous.folder), `folder '${previous.folder}'`);
+    const totalBytes = previous.files.reduce((sum, f) => sum + f.sizeBytes, 0);
+    options.onProgress?.({ kind: "start", id: previous.id, files: previous.files.length, totalBytes });
     for (const f of previous.files) options.onProgress?.({ kind: "file", path: f.path, sizeBytes: f.sizeBytes, fetched: false });
     return answer(previous, new Set(), true);
   }
