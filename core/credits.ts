@@ -63,6 +63,8 @@ export function creditGroups(assets: readonly Creditable[], modified: readonly s
       ...(asset.author ? { author: asset.author } : {}),
       modified: isModified,
       line: plainLine(asset, isModified),
+      markdown: markdownLine(asset, asset.license, isModified),
+      html: htmlLine(asset, asset.license, isModified),
     };
     group.assets.push(credited);
   }
@@ -74,20 +76,22 @@ export function creditGroups(assets: readonly Creditable[], modified: readonly s
 
 const escapeMarkdown = (text: string) => text.replace(/([\\`*_[\]<>])/g, "\\$1");
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Parentheses and spaces would end a Markdown link's address early: percent-encoded, they name the same URL. */
+const markdownUrl = (url: string) => url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 
-function markdownLine(asset: CreditedAsset, license: License | undefined): string {
+function markdownLine(asset: Creditable, license: License | undefined, modified: boolean): string {
   const by = asset.author ? ` by ${escapeMarkdown(asset.author)}` : "";
   const name = license ? escapeMarkdown(shortName(license)) : "";
-  const terms = license ? `, licensed under ${license.url ? `[${name}](${license.url})` : name}` : ", licence unknown";
-  return `- [${escapeMarkdown(asset.title)}](${asset.url})${by}${terms}.${asset.modified ? " Modified from the original." : ""}`;
+  const terms = license ? `, licensed under ${license.url ? `[${name}](${markdownUrl(license.url)})` : name}` : ", licence unknown";
+  return `[${escapeMarkdown(asset.title)}](${markdownUrl(asset.url)})${by}${terms}.${modified ? " Modified from the original." : ""}`;
 }
 
-function htmlLine(asset: CreditedAsset, license: License | undefined): string {
+function htmlLine(asset: Creditable, license: License | undefined, modified: boolean): string {
   const by = asset.author ? ` by ${escapeHtml(asset.author)}` : "";
   const name = license ? escapeHtml(shortName(license)) : "";
   const terms = license ? `, licensed under ${license.url ? `<a href="${escapeHtml(license.url)}">${name}</a>` : name}` : ", licence unknown";
   const link = `<a href="${escapeHtml(asset.url)}">${escapeHtml(asset.title)}</a>`;
-  return `<li>${link}${by}${terms}.${asset.modified ? " Modified from the original." : ""}</li>`;
+  return `${link}${by}${terms}.${modified ? " Modified from the original." : ""}`;
 }
 
 function render(groups: CreditGroup[], format: Exclude<CreditFormat, "json">): string {
@@ -95,11 +99,11 @@ function render(groups: CreditGroup[], format: Exclude<CreditFormat, "json">): s
   if (format === "md") {
     lines.push("# Credits", "");
     if (!groups.length) lines.push("No assets.", "");
-    for (const g of groups) lines.push(`## ${escapeMarkdown(g.heading)}`, "", ...g.assets.map((a) => markdownLine(a, g.license)), "");
+    for (const g of groups) lines.push(`## ${escapeMarkdown(g.heading)}`, "", ...g.assets.map((a) => `- ${a.markdown}`), "");
   } else if (format === "html") {
     lines.push('<section class="credits">', "<h2>Credits</h2>");
     if (!groups.length) lines.push("<p>No assets.</p>");
-    for (const g of groups) lines.push(`<h3>${escapeHtml(g.heading)}</h3>`, "<ul>", ...g.assets.map((a) => htmlLine(a, g.license)), "</ul>");
+    for (const g of groups) lines.push(`<h3>${escapeHtml(g.heading)}</h3>`, "<ul>", ...g.assets.map((a) => `<li>${a.html}</li>`), "</ul>");
     lines.push("</section>", "");
   } else {
     lines.push("Credits", "=======", "");

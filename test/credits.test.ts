@@ -2,6 +2,7 @@
 // (several assets, one credits file), the Link to the credits on a single file's 302, and both in
 // /openapi.json.
 import { describe, expect, it } from "vitest";
+import { writeCredits } from "../core/credits.ts";
 import { licenseById } from "../core/license.ts";
 import { type AssetDetails, CreditsResponse, ErrorBody } from "../core/schemas/index.ts";
 import { SOURCES } from "../sources/index.ts";
@@ -226,5 +227,29 @@ describe("/openapi.json", () => {
     const schema = (await (await get("/schemas/AssetsLock.json")).json()) as { title: string; properties: Record<string, unknown> };
     expect(schema.title).toBe("AssetsLock");
     expect(Object.keys(schema.properties)).toEqual(["lockfileVersion", "assets"]);
+  });
+});
+
+describe("one asset's credit line, as the asset view copies it", () => {
+  it("comes in three forms in the JSON answer, the same words as each format's file", async () => {
+    const { get } = await app();
+    const json = CreditsResponse.parse(await (await get("/v1/credits?ids=ccby:rock-set&format=json")).json());
+    const [rock] = json.groups[0]?.assets ?? [];
+    expect(rock?.line).toBe(CC_BY_TXT.trim());
+    expect(rock?.markdown).toBe(
+      "[Rock Set](https://ccby.example/a/rock-set) by Jane Doe, licensed under [CC-BY-4.0](https://creativecommons.org/licenses/by/4.0/).",
+    );
+    expect(rock?.html).toBe(
+      '<a href="https://ccby.example/a/rock-set">Rock Set</a> by Jane Doe, licensed under <a href="https://creativecommons.org/licenses/by/4.0/">CC-BY-4.0</a>.',
+    );
+    expect(await (await get("/v1/credits?ids=ccby:rock-set&format=md")).text()).toContain(`- ${rock?.markdown}\n`);
+    expect(await (await get("/v1/credits?ids=ccby:rock-set&format=html")).text()).toContain(`<li>${rock?.html}</li>`);
+  });
+
+  it("keeps a Markdown link whole when its address holds parentheses or spaces", () => {
+    const text = writeCredits([{ id: "x:1", title: "Tree (large)", url: "https://site.example/a/tree_(large) v2", license: licenseById("CC-BY-4.0") }], "md");
+    expect(text).toContain(
+      "- [Tree (large)](https://site.example/a/tree_%28large%29%20v2), licensed under [CC-BY-4.0](https://creativecommons.org/licenses/by/4.0/).",
+    );
   });
 });

@@ -81,6 +81,8 @@ export const CreditedAsset = z
     author: z.string().optional(),
     modified: z.boolean(),
     line: z.string().describe("the credit as plain text, in the form the licence asks for"),
+    markdown: z.string().describe("additive: the same credit as one line of Markdown, with links"),
+    html: z.string().describe("additive: the same credit as an HTML fragment, with links"),
   })
   .meta({ id: "CreditedAsset" });
 export type CreditedAsset = z.infer<typeof CreditedAsset>;

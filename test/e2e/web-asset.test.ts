@@ -209,23 +209,23 @@ describe("the asset view in Chromium", () => {
       arguments: { id: MODEL, format: "jpg", resolution: "1k", maps: ["diffuse", "normal_gl", "metalness", "arm"] },
     });
 
-    // Copy credit, as plain text and as Markdown.
+    // Copy credit, as plain text and as Markdown: the lines of GET /v1/credits (core/credits.ts).
     const credit = dialog.locator(".credit");
     await credit.getByRole("button", { name: "Copy credit" }).click();
     await expect.poll(() => credit.getByRole("status").innerText()).toBe("Copied");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      '"Arm Chair 01" by Kirill Sannikov on Poly Haven (https://polyhaven.com/a/ArmChair_01) is marked with CC0 1.0 (https://creativecommons.org/publicdomain/zero/1.0/).',
+      '"Arm Chair 01" by Kirill Sannikov (https://polyhaven.com/a/ArmChair_01), licensed under CC0-1.0 (https://creativecommons.org/publicdomain/zero/1.0/).',
     );
     await credit.getByLabel("Markdown").check();
     await credit.getByRole("button", { name: "Copy credit" }).click();
     await expect
       .poll(() => page.evaluate(() => navigator.clipboard.readText()))
       .toBe(
-        "[Arm Chair 01](https://polyhaven.com/a/ArmChair_01) by Kirill Sannikov on [Poly Haven](https://polyhaven.com) is marked with [CC0 1.0](https://creativecommons.org/publicdomain/zero/1.0/).",
+        "[Arm Chair 01](https://polyhaven.com/a/ArmChair_01) by Kirill Sannikov, licensed under [CC0-1.0](https://creativecommons.org/publicdomain/zero/1.0/).",
       );
     await credit.getByLabel("HTML").check();
     expect(await credit.getByRole("textbox").inputValue()).toBe(
-      '<a href="https://polyhaven.com/a/ArmChair_01">Arm Chair 01</a> by Kirill Sannikov on <a href="https://polyhaven.com">Poly Haven</a> is marked with <a href="https://creativecommons.org/publicdomain/zero/1.0/">CC0 1.0</a>.',
+      '<a href="https://polyhaven.com/a/ArmChair_01">Arm Chair 01</a> by Kirill Sannikov, licensed under <a href="https://creativecommons.org/publicdomain/zero/1.0/">CC0-1.0</a>.',
     );
     a11y.push(...(await accessibility(page, "credit copied")));
     sizes.push(...(await screenshots(page, "model-dialog", ".asset-dialog")));

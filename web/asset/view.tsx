@@ -39,7 +39,7 @@ function Loaded({ asset, level }: { asset: AssetDetails; level: number }) {
       </div>
       <div class="asset-details">
         <About asset={asset} />
-        <Credit asset={asset} source={{ name, homepage: provider?.homepage }} level={level} />
+        <Credit asset={asset} level={level} />
         <FilePicker asset={asset} sourceName={name} direct={direct} level={level} />
       </div>
     </div>
