@@ -114,6 +114,15 @@ async function loaded(page: Page, kind: string): Promise<void> {
   expect(await previewOf(page).getAttribute("data-state")).toBe("loaded");
 }
 
+/** How every test ends: no accessibility violation, no small target, nothing gone wrong in the page and nothing asked elsewhere. */
+async function expectClean({ context, problems, external }: Pick<WatchedPage, "context" | "problems" | "external">, a11y: string[], sizes: string[]) {
+  expect(a11y).toEqual([]);
+  expect(sizes).toEqual([]);
+  expect(problems).toEqual([]);
+  expect(external).toEqual([]);
+  await context.close();
+}
+
 describe("the asset view in Chromium", () => {
   it("opens a model from the results: the 3D view loads, the picked files download, the credit copies, Escape closes", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
@@ -239,11 +248,7 @@ describe("the asset view in Chromium", () => {
     await page.goBack();
     await page.getByRole("dialog", { name: "Arm Chair 01" }).waitFor();
 
-    expect(a11y).toEqual([]);
-    expect(sizes).toEqual([]);
-    expect(problems).toEqual([]);
-    expect(external).toEqual([]);
-    await context.close();
+    await expectClean({ context, problems, external }, a11y, sizes);
   }, 120_000);
 
   it("reopens an asset from its share URL and serves its own page with its title and preview tags", async () => {
@@ -271,11 +276,7 @@ describe("the asset view in Chromium", () => {
     await page.getByRole("link", { name: "Search all sources" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/");
 
-    expect(a11y).toEqual([]);
-    expect(sizes).toEqual([]);
-    expect(problems).toEqual([]);
-    expect(external).toEqual([]);
-    await context.close();
+    await expectClean({ context, problems, external }, a11y, sizes);
   }, 60_000);
 
   it("opens an HDRI as a panorama to look around in", async () => {
@@ -293,11 +294,7 @@ describe("the asset view in Chromium", () => {
     const a11y = await accessibility(page, "HDRI dialog");
     const sizes = await screenshots(page, "hdri", ".asset-dialog");
 
-    expect(a11y).toEqual([]);
-    expect(sizes).toEqual([]);
-    expect(problems).toEqual([]);
-    expect(external).toEqual([]);
-    await context.close();
+    await expectClean({ context, problems, external }, a11y, sizes);
   }, 60_000);
 
   it("shows the thumbnail and a short note when a preview cannot be had, and the rest of the view still works", async () => {
@@ -343,11 +340,7 @@ describe("the asset view in Chromium", () => {
     const a11y = await accessibility(page, "audio dialog");
     const sizes = await screenshots(page, "audio", ".asset-dialog");
 
-    expect(a11y).toEqual([]);
-    expect(sizes).toEqual([]);
-    expect(problems).toEqual([]);
-    expect(external).toEqual([]);
-    await context.close();
+    await expectClean({ context, problems, external }, a11y, sizes);
   }, 60_000);
 
   it("draws a font's specimen with the font's own file, and downloads that one file by a redirect", async () => {
@@ -375,10 +368,6 @@ describe("the asset view in Chromium", () => {
     const a11y = await accessibility(page, "font dialog");
     const sizes = await screenshots(page, "font", ".asset-dialog");
 
-    expect(a11y).toEqual([]);
-    expect(sizes).toEqual([]);
-    expect(problems).toEqual([]);
-    expect(external).toEqual([]);
-    await context.close();
+    await expectClean({ context, problems, external }, a11y, sizes);
   }, 60_000);
 });
