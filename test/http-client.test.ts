@@ -21,7 +21,7 @@ afterEach(async () => {
 
 /** A client answered by a fresh replay dispatcher; retries on (2) unless `env` says otherwise. */
 function replayClient(env: Record<string, string> = {}) {
-  const replay = new ReplayDispatcher();
+  const replay = new ReplayDispatcher({ record: true });
   const http = createHttpClient({ config: loadConfig({ HTTP_RETRIES: "2", ...env }), dispatcher: replay });
   clients.push(http);
   return { replay, http };

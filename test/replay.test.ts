@@ -98,7 +98,20 @@ describe("manifests", () => {
     clients.push(runtime.http);
     expect(runtime.replay).toBeInstanceOf(ReplayDispatcher);
     expect(await runtime.http.getJson("https://a.example/api?q=1")).toEqual({ from: "a-site" });
-    expect(runtime.replay?.requested).toEqual(["https://a.example/api?q=1"]);
+  });
+
+  // A server replaying for hours kept one {method, url, headers} record per upstream request (221,576 after 55,000 searches).
+  it("ASSET_SERVER_REPLAY keeps nothing per request: after 2,000 upstream requests the dispatcher holds no more items than before", async () => {
+    const runtime = createRuntime(loadConfig({ ASSET_SERVER_REPLAY: dir, HTTP_CACHE_TTL_MS: "0" }));
+    clients.push(runtime.http);
+    const replay = runtime.replay!;
+    // Every collection the dispatcher holds, counted through its own fields, whatever they are named.
+    const held = () =>
+      Object.values(replay).reduce((n: number, v: unknown) => n + (Array.isArray(v) ? v.length : v instanceof Map || v instanceof Set ? v.size : 0), 0);
+    const before = held();
+    for (let i = 0; i < 2000; i++) await runtime.http.getText("https://a.example/api?q=1");
+    expect(held()).toBe(before);
+    expect(() => replay.requested).toThrow(/record: true/);
   });
 
   it("rejects a manifest entry that is not valid", () => {
@@ -136,7 +149,7 @@ describe("manifests", () => {
     walk(FIXTURES);
     for (const url of skipped) expected.delete(url);
     expect(expected.size).toBeGreaterThan(0);
-    const replay = ReplayDispatcher.fromDirectory(FIXTURES);
+    const replay = ReplayDispatcher.fromDirectory(FIXTURES, { record: true });
     const http = clientOver(replay);
     for (const [url, bytes] of expected) expect((await bytesOf(http, url)).equals(bytes), url).toBe(true);
     expect(replay.requested).toEqual([...expected.keys()]);
@@ -145,7 +158,7 @@ describe("manifests", () => {
 
 describe("scripted entries", () => {
   it("answers with the entry's status, headers (lower-cased) and body, announcing its length", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, body: "héllo", headers: { "X-Thing": "1" } });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, body: "héllo", headers: { "X-Thing": "1" } });
     const res = await clientOver(replay).stream(A);
     expect(res.status).toBe(200);
     expect(res.headers["x-thing"]).toBe("1");
@@ -155,12 +168,12 @@ describe("scripted entries", () => {
 
   it("serves a body larger than one chunk completely", async () => {
     const body = `${"x".repeat(200_000)}end`;
-    const replay = new ReplayDispatcher().add({ url: A, body });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, body });
     expect((await clientOver(replay).getText(A)).text).toBe(body);
   });
 
   it("matches the normalised URL and the method", async () => {
-    const replay = new ReplayDispatcher()
+    const replay = new ReplayDispatcher({ record: true })
       .add({ url: "HTTPS://A.Example:443/x", body: "normalised" })
       .add({ method: "POST", url: "https://a.example/post-only", body: "p" });
     const http = clientOver(replay);
@@ -172,7 +185,7 @@ describe("scripted entries", () => {
   });
 
   it("records every request, misses included, with method and headers", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, body: "a" });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, body: "a" });
     const http = clientOver(replay, { USER_AGENT: "replay-test/1" });
     await http.getText(A, { headers: { "X-Api-Key": "k" } });
     await failure(http.getText("https://a.example/missing"));
@@ -184,7 +197,7 @@ describe("scripted entries", () => {
   });
 
   it("delayMs holds the headers back; an abort during the delay ends the call at once", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, body: "late", delayMs: 120 });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, body: "late", delayMs: 120 });
     const http = clientOver(replay);
     let start = performance.now();
     expect((await http.getText(A, { cache: false })).text).toBe("late");
@@ -199,7 +212,7 @@ describe("scripted entries", () => {
 
 describe("answers that change: `times`", () => {
   it("an entry with times answers that many requests, then the standing entry answers", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, status: 503, times: 2 }).add({ url: A, body: "up again" });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, status: 503, times: 2 }).add({ url: A, body: "up again" });
     const http = clientOver(replay);
     expect((await failure(http.getText(A))).status).toBe(503);
     expect((await failure(http.getText(A))).status).toBe(503);
@@ -209,7 +222,10 @@ describe("answers that change: `times`", () => {
   });
 
   it("limited entries answer first in the order added, even when added after the standing one", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, body: "standing" }).add({ url: A, fault: "reset", times: 1 }).add({ url: A, status: 502, times: 1 });
+    const replay = new ReplayDispatcher({ record: true })
+      .add({ url: A, body: "standing" })
+      .add({ url: A, fault: "reset", times: 1 })
+      .add({ url: A, status: 502, times: 1 });
     const http = clientOver(replay);
     expect(await failure(http.getText(A))).toMatchObject({ kind: "network", code: "ECONNRESET" });
     expect(await failure(http.getText(A))).toMatchObject({ kind: "http", status: 502 });
@@ -217,12 +233,12 @@ describe("answers that change: `times`", () => {
   });
 
   it("a later standing entry replaces the earlier one", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, body: "old" }).add({ url: A, body: "new" });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, body: "old" }).add({ url: A, body: "new" });
     expect((await clientOver(replay).getText(A)).text).toBe("new");
   });
 
   it("once the limited entries are used up with no standing entry, the URL misses", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, body: "once", times: 1 });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, body: "once", times: 1 });
     const http = clientOver(replay);
     expect(replay.has(A)).toBe(true);
     expect((await http.getText(A, { cache: false })).text).toBe("once");
@@ -233,7 +249,7 @@ describe("answers that change: `times`", () => {
   });
 
   it("times drives the client's retries: 503 then 200 is one successful call", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, status: 503, times: 1 }).add({ url: A, body: "ok" });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, status: 503, times: 1 }).add({ url: A, body: "ok" });
     expect((await clientOver(replay, { HTTP_RETRIES: "2" }).getText(A)).text).toBe("ok");
     expect(replay.requested).toEqual([A, A]);
   });
@@ -241,7 +257,7 @@ describe("answers that change: `times`", () => {
 
 describe("faults", () => {
   it("reset: the connection drops before the headers (after any delay)", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, fault: "reset", delayMs: 50 });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, fault: "reset", delayMs: 50 });
     const start = performance.now();
     const err = await failure(clientOver(replay).stream(A));
     expect(err).toMatchObject({ kind: "network", code: "ECONNRESET" });
@@ -249,7 +265,7 @@ describe("faults", () => {
   });
 
   it("hang: nothing comes until the caller gives up", async () => {
-    const replay = new ReplayDispatcher().add({ url: A, fault: "hang" });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, fault: "hang" });
     const http = clientOver(replay);
     expect(await failure(http.getText(A, { timeoutMs: 80 }))).toMatchObject({ kind: "timeout" });
     const controller = new AbortController();
@@ -259,7 +275,7 @@ describe("faults", () => {
 
   it("truncate: the headers announce the whole body, half arrives, then the connection drops", async () => {
     const body = "0123456789".repeat(20_000);
-    const replay = new ReplayDispatcher().add({ url: A, body, fault: "truncate" });
+    const replay = new ReplayDispatcher({ record: true }).add({ url: A, body, fault: "truncate" });
     const http = clientOver(replay);
     const res = await http.stream(A);
     expect(res.sizeBytes).toBe(body.length);
@@ -275,7 +291,7 @@ describe("faults", () => {
 
 describe("unrecorded requests", () => {
   it("fail like a network error (kind unrecorded) that names the URL, and are not retried", async () => {
-    const replay = new ReplayDispatcher();
+    const replay = new ReplayDispatcher({ record: true });
     const http = clientOver(replay, { HTTP_RETRIES: "2" });
     const url = "https://nowhere.example/path?x=1";
     const err = await failure(http.getText(url));
@@ -292,7 +308,7 @@ describe("nothing reaches the network", () => {
   it("no socket is opened for hits, misses, redirects or faults", async () => {
     const connect = vi.spyOn(net.Socket.prototype, "connect");
     try {
-      const replay = new ReplayDispatcher()
+      const replay = new ReplayDispatcher({ record: true })
         .add({ url: A, body: "hit" })
         .add({ url: "https://a.example/r", status: 302, headers: { location: "https://b.example/" } })
         .add({ url: "https://b.example/", body: "b" })

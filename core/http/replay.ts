@@ -25,6 +25,12 @@ export const ReplayEntry = z.object({
 });
 export type ReplayEntryInput = z.input<typeof ReplayEntry>;
 type Entry = z.output<typeof ReplayEntry> & { bytes: Buffer; left?: number };
+/** One request as the dispatcher received it (header names lower-cased). */
+export interface ReplayRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+}
 
 const Manifest = z.object({ note: z.string().optional(), entries: z.array(ReplayEntry) });
 
@@ -55,14 +61,36 @@ export class ReplayMissError extends Error {
 export class ReplayDispatcher extends Dispatcher {
   /** Per method + URL: the entries with `times` in the order added, then at most one standing entry. */
   private readonly entries = new Map<string, Entry[]>();
+  /**
+   * What was asked, kept only when `record` was asked for: a server replaying for hours (the
+   * README's offline mode, the benchmarks) would otherwise keep one record per upstream request.
+   */
+  private readonly recorded: { requested: string[]; log: ReplayRequest[] } | undefined;
+
+  constructor(options: { record?: boolean } = {}) {
+    super();
+    this.recorded = options.record ? { requested: [], log: [] } : undefined;
+  }
+
   /** Every URL asked, in order: tests assert the exact upstream URLs with it. */
-  readonly requested: string[] = [];
+  get requested(): string[] {
+    return this.records().requested;
+  }
+
   /** Every request, in order, with its headers (names lower-cased): tests assert what was sent. */
-  readonly log: { method: string; url: string; headers: Record<string, string> }[] = [];
+  get log(): ReplayRequest[] {
+    return this.records().log;
+  }
+
+  private records(): { requested: string[]; log: ReplayRequest[] } {
+    // Refused rather than empty, so that a test cannot pass by reading a log nobody kept.
+    if (!this.recorded) throw new Error("this ReplayDispatcher does not record requests: create it with { record: true }");
+    return this.recorded;
+  }
 
   /** Loads every `manifest.json` below `dir`. A later entry for the same URL replaces an earlier one (entries with `times` queue up instead: see `add`). */
-  static fromDirectory(dir: string): ReplayDispatcher {
-    const replay = new ReplayDispatcher();
+  static fromDirectory(dir: string, options: { record?: boolean } = {}): ReplayDispatcher {
+    const replay = new ReplayDispatcher(options);
     for (const path of manifestPaths(dir)) {
       const manifest = Manifest.parse(JSON.parse(readFileSync(path, "utf8")));
       for (const entry of manifest.entries) replay.add(entry, dirname(path));
@@ -94,8 +122,8 @@ export class ReplayDispatcher extends Dispatcher {
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const url = new URL(options.path, String(options.origin)).href;
-    this.requested.push(url);
-    this.log.push({ method: options.method, url, headers: headerRecord(options.headers) });
+    this.recorded?.requested.push(url);
+    this.recorded?.log.push({ method: options.method, url, headers: headerRecord(options.headers) });
     const queue = this.entries.get(keyOf(options.method, url));
     const entry = queue?.[0];
     if (entry?.left !== undefined && --entry.left === 0) queue?.shift();

@@ -8,7 +8,7 @@ export const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 
 /** A runtime answered from every recording under test/fixtures; nothing reaches the network. */
 export function replayRuntime(options: { now?: Date; env?: Record<string, string> } = {}): Runtime & { replay: ReplayDispatcher } {
-  const replay = ReplayDispatcher.fromDirectory(FIXTURES);
+  const replay = ReplayDispatcher.fromDirectory(FIXTURES, { record: true });
   // Retries off and a tiny back-off so fault tests stay fast; the cache is on, as in production.
   const config = loadConfig({ HTTP_RETRIES: "0", DATA_DIR: "data", ...options.env });
   const now = options.now;
