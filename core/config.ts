@@ -45,6 +45,11 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "RATE_LIMIT_PER_MINUTE", default: "120", why: "requests per minute per client on /v1/* and /mcp; 0 turns the limit off" },
   { name: "REDIS_URL", default: "", why: "keep the rate limit in this Redis, so several replicas share one quota; unset = in memory" },
   {
+    name: "REDIS_REQUIRED",
+    default: "false",
+    why: "true = GET /ready answers 503 while REDIS_URL's connection is down; false = a replica without Redis stays ready and counts its rate limit alone",
+  },
+  {
     name: "TRUST_PROXY",
     default: "false",
     why: "number of proxies you run in front of the server (true = 1): the client is the X-Forwarded-For entry that many hops from the right",
@@ -93,6 +98,14 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
 
 export type Env = Record<string, string | undefined>;
 
+/**
+ * A configuration or start-up error the person starting the service can fix: its message names
+ * the variable, its value and the fix, and the server prints it as one line without a stack.
+ */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
 const read = (env: Env, name: string): string => {
   const v = env[name];
   if (v !== undefined && v !== "") return v;
@@ -102,9 +115,21 @@ const read = (env: Env, name: string): string => {
 const int = (env: Env, name: string): number => {
   const raw = read(env, name);
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got '${raw}'`);
+  if (!Number.isFinite(n) || n < 0 || raw.trim() === "") {
+    const fallback = CONFIG_VARS.find((c) => c.name === name)?.default;
+    throw new ConfigError(`${name} must be a non-negative number, got '${raw}': set a whole number${fallback ? ` (unset = ${fallback})` : ""}`);
+  }
   return Math.floor(n);
 };
+
+/** A TCP port to listen on (0 = any free one). */
+function port(env: Env, name: string): number {
+  const raw = read(env, name);
+  if (!/^\d{1,5}$/.test(raw.trim()) || Number(raw) > 65535) {
+    throw new ConfigError(`${name} must be a port number from 0 to 65535, got '${raw}': set ${name} to a free port, such as 8787`);
+  }
+  return Number(raw);
+}
 
 /** TRUST_PROXY as a hop count, as Express's `trust proxy` reads it: true = 1, false = 0, or a number. */
 function proxyHops(raw: string): number {
@@ -112,7 +137,9 @@ function proxyHops(raw: string): number {
   if (["", "false", "no"].includes(value)) return 0;
   if (["true", "yes"].includes(value)) return 1;
   if (/^\d{1,2}$/.test(value)) return Number(value);
-  throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops, got '${raw}'`);
+  throw new ConfigError(
+    `TRUST_PROXY must be true, false or a number of proxy hops, got '${raw}': set how many proxies of yours forward to the server (0 when none)`,
+  );
 }
 
 /**
@@ -127,19 +154,38 @@ export function publicationBase(name: string, raw: string | undefined): string |
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`${name} must be an absolute http(s) URL, got '${raw}'`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got '${raw}'`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${name} must be an absolute http(s) URL, got '${raw}'`);
-  if (url.search || url.hash) throw new Error(`${name} must have no query or fragment, got '${raw}'`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name} must be an absolute http(s) URL, got '${raw}'`);
+  if (url.search || url.hash) throw new ConfigError(`${name} must have no query or fragment, got '${raw}'`);
   const base = url.href.replace(/\/+$/, "");
-  if (/\/v\d+$/.test(base)) throw new Error(`${name} is the base of a publication, without its /v<format> folder, got '${raw}'`);
+  if (/\/v\d+$/.test(base)) throw new ConfigError(`${name} is the base of a publication, without its /v<format> folder, got '${raw}'`);
   return base;
+}
+
+/** A yes/no variable: true or false (yes/no and 1/0 too), else an error naming it. */
+function flag(env: Env, name: string): boolean {
+  const raw = read(env, name);
+  const value = raw.trim().toLowerCase();
+  if (["true", "yes", "1"].includes(value)) return true;
+  if (["false", "no", "0"].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${raw}': set ${name}=true or ${name}=false`);
+}
+
+/** Requiring Redis means something uses it: today the shared rate limit. */
+function redisRequired(env: Env): boolean {
+  const required = flag(env, "REDIS_REQUIRED");
+  if (required && !read(env, "REDIS_URL")) throw new ConfigError("REDIS_REQUIRED is 'true' but REDIS_URL is unset: set REDIS_URL, or REDIS_REQUIRED=false");
+  if (required && int(env, "RATE_LIMIT_PER_MINUTE") === 0) {
+    throw new ConfigError("REDIS_REQUIRED is 'true' but RATE_LIMIT_PER_MINUTE is 0, so nothing uses Redis: set a rate limit, or REDIS_REQUIRED=false");
+  }
+  return required;
 }
 
 function dataPollSeconds(env: Env): number {
   const seconds = int(env, "DATA_POLL_SECONDS");
   if (seconds !== 0 && seconds < MIN_DATA_POLL_SECONDS) {
-    throw new Error(`DATA_POLL_SECONDS must be 0 (never) or at least ${MIN_DATA_POLL_SECONDS}, got '${read(env, "DATA_POLL_SECONDS")}'`);
+    throw new ConfigError(`DATA_POLL_SECONDS must be 0 (never) or at least ${MIN_DATA_POLL_SECONDS}, got '${read(env, "DATA_POLL_SECONDS")}'`);
   }
   return seconds;
 }
@@ -149,7 +195,7 @@ function serverTimeouts(env: Env): { serverHeadersTimeoutMs: number; serverReque
   const serverHeadersTimeoutMs = int(env, "SERVER_HEADERS_TIMEOUT_MS");
   const serverRequestTimeoutMs = int(env, "SERVER_REQUEST_TIMEOUT_MS");
   if (serverRequestTimeoutMs > 0 && serverHeadersTimeoutMs > serverRequestTimeoutMs) {
-    throw new Error(`SERVER_HEADERS_TIMEOUT_MS (${serverHeadersTimeoutMs}) must not exceed SERVER_REQUEST_TIMEOUT_MS (${serverRequestTimeoutMs})`);
+    throw new ConfigError(`SERVER_HEADERS_TIMEOUT_MS (${serverHeadersTimeoutMs}) must not exceed SERVER_REQUEST_TIMEOUT_MS (${serverRequestTimeoutMs})`);
   }
   return { serverHeadersTimeoutMs, serverRequestTimeoutMs };
 }
@@ -169,6 +215,8 @@ export interface Config {
   replayDir: string | undefined;
   rateLimitPerMinute: number;
   redisUrl: string | undefined;
+  /** /ready is 503 while Redis is down. */
+  redisRequired: boolean;
   /** Proxies of ours in front of the server: 0 = the socket address is the client. */
   trustProxyHops: number;
   /** Host names requests may carry (lowercase); undefined = the defaults of server/middleware/host.ts; `*` in the list = any. */
@@ -200,7 +248,7 @@ export interface Config {
 export function loadConfig(env: Env = process.env): Config {
   const opt = (name: string) => read(env, name) || undefined;
   return {
-    port: int(env, "PORT"),
+    port: port(env, "PORT"),
     host: read(env, "HOST"),
     dataDir: read(env, "DATA_DIR"),
     dataUrl: publicationBase("DATA_URL", opt("DATA_URL")),
@@ -211,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     replayDir: opt("ASSET_SERVER_REPLAY"),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE"),
     redisUrl: opt("REDIS_URL"),
+    redisRequired: redisRequired(env),
     trustProxyHops: proxyHops(read(env, "TRUST_PROXY")),
     allowedHosts: opt("ALLOWED_HOSTS")
       ?.split(",")
@@ -230,7 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     sourceTimeoutMs: int(env, "SOURCE_TIMEOUT_MS"),
     searchDeadlineMs: int(env, "SEARCH_DEADLINE_MS"),
     searchConcurrency: Math.max(1, int(env, "SEARCH_CONCURRENCY")),
-    metricsPort: opt("METRICS_PORT") ? int(env, "METRICS_PORT") : undefined,
+    metricsPort: opt("METRICS_PORT") ? port(env, "METRICS_PORT") : undefined,
     prometheusUrl: opt("PROMETHEUS_URL")?.replace(/\/+$/, ""),
     serverUrl: opt("ASSET_SEARCH_URL")?.replace(/\/+$/, ""),
     serverApiKey: opt("ASSET_SEARCH_API_KEY"),

@@ -236,6 +236,11 @@ function loadLoose(dataDir: string): Published {
   };
 }
 
+/** Whether DATA_DIR holds anything published: a pointer to a set, or the loose files of the layout before sets. */
+export function hasPublication(dataDir: string): boolean {
+  return [CURRENT_FILE, ...Object.values(PUBLISHED_FILES)].some((name) => existsSync(join(dataDir, name)));
+}
+
 /**
  * Reads and validates the live set of DATA_DIR: the one `current.json` names, else the loose
  * files. Nothing published gives an empty catalogue; a corrupt or incomplete set fails loudly.

@@ -22,6 +22,8 @@ export interface AppDeps {
   usage: Usage;
   /** The rate limit's shared stores, one per quota (Redis, set by startServer with REDIS_URL); else it counts in memory. */
   rateLimiters?: Partial<Record<Quota, RateLimiterAbstract>>;
+  /** What GET /ready asks besides the data, set by startServer: whether the server is draining, and Redis's connection (undefined = no Redis). */
+  lifecycle?: { draining(): boolean; redis(): "up" | "down" | undefined };
   /** The thumbnail URLs of recent search results, for GET /v1/assets/{id}/thumbnail; createApp makes one when absent. */
   thumbnailUrls?: ThumbnailUrls;
 }

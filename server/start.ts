@@ -1,8 +1,9 @@
+import { existsSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import { type H3, serve } from "h3";
 import { BreakerRegistry } from "../core/circuit-breaker.ts";
-import { type Config, loadConfig } from "../core/config.ts";
-import { currentSet, loadPublished } from "../core/published.ts";
+import { type Config, ConfigError, loadConfig } from "../core/config.ts";
+import { currentSet, hasPublication, loadPublished, type Published } from "../core/published.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
@@ -25,7 +26,7 @@ export function createDeps(config: Config = loadConfig()): AppDeps {
   const runtime = createRuntime(config);
   // The pointer is read before the set, so that a switch between the two reads is seen by the next check.
   const set = currentSet(config.dataDir);
-  const published = loadPublished(config.dataDir);
+  const published = readPublished(config.dataDir);
   const usage = createUsage({
     sources: SOURCES.filter((s) => s.mode === "live").map((s) => s.id),
     downloadSources: SOURCES.filter((s) => s.supportsDownload).map((s) => s.id),
@@ -35,6 +36,7 @@ export function createDeps(config: Config = loadConfig()): AppDeps {
   const data = followData({
     published,
     origin: { source: "dir", ...(set ? { set } : {}) },
+    loaded: hasPublication(dataDir),
     source: dataUrl ? urlSource(dataUrl, config) : dirSource(dataDir, set),
     ...(dataUrl ? { url: dataUrl } : { watch: (onChange: () => void) => watchDir(dataDir, onChange) }),
     pollSeconds: config.dataPollSeconds,
@@ -42,6 +44,40 @@ export function createDeps(config: Config = loadConfig()): AppDeps {
     metrics: usage.metrics,
   });
   return { runtime, sources: SOURCES, published, data, breakers: new BreakerRegistry(), usage };
+}
+
+/** DATA_DIR's set, or the error that says which folder failed and what to do. */
+function readPublished(dataDir: string): Published {
+  try {
+    return loadPublished(dataDir);
+  } catch (err) {
+    throw new ConfigError(
+      `DATA_DIR=${dataDir}: its published set could not be read (${(err as Error).message}): rebuild it with \`npm run pipeline\`, or set DATA_DIR to another`,
+    );
+  }
+}
+
+/** Why the server will not start on DATA_DIR alone, and the ways out. */
+function noDataError(dataDir: string): ConfigError {
+  const what = existsSync(dataDir) ? "holds no published set (no current.json, catalog.json or index.json.gz)" : "does not exist";
+  return new ConfigError(
+    `DATA_DIR=${dataDir} ${what}: build a set there with \`npm run pipeline\`, set DATA_DIR to a folder that holds one, or set DATA_URL to a publication to start empty and follow it`,
+  );
+}
+
+/** A listen error as the configuration it comes from: which variable, which value, and the fix. */
+function listenError(err: unknown, name: string, port: number, host: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE")
+    return new ConfigError(`${name}=${port}: the port is already in use on ${host}: stop what listens there, or set ${name} to a free port`);
+  if (code === "EACCES")
+    return new ConfigError(`${name}=${port}: not allowed to listen on this port here (below 1024 needs privileges): set ${name} to 1024 or above`);
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
+    return new ConfigError(
+      `HOST=${host}: not an address of this machine: set HOST to one of its addresses, 0.0.0.0 for all or 127.0.0.1 for this machine only`,
+    );
+  }
+  return err;
 }
 
 /** One line about what was loaded, for stderr. */
@@ -62,10 +98,25 @@ export async function startServer(
   config: Config = loadConfig(),
   options: { signals?: boolean } = {},
 ): Promise<{ app: H3; server: ReturnType<typeof serve>; deps: AppDeps; shutdown: Shutdown }> {
+  // Without DATA_URL nothing would ever fill an empty DATA_DIR's place: refused before anything opens.
+  if (!config.dataUrl && !hasPublication(config.dataDir)) throw noDataError(config.dataDir);
   const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute) : undefined;
-  const deps: AppDeps = { ...createDeps(config), ...(redis ? { rateLimiters: redis.limiters } : {}) };
+  let draining = false;
+  const deps: AppDeps = {
+    ...createDeps(config),
+    ...(redis ? { rateLimiters: redis.limiters } : {}),
+    lifecycle: { draining: () => draining, redis: () => redis?.state() },
+  };
   // DATA_URL's publication before the first request; when it cannot be had, DATA_DIR's data serves until a check succeeds.
   if (config.dataUrl) await deps.data?.checkNow();
+  if (deps.data && !deps.data.loaded()) {
+    const why = `DATA_DIR=${config.dataDir} holds no published set and DATA_URL=${config.dataUrl} could not be read (${deps.data.status().lastError?.message})`;
+    if (config.dataPollSeconds === 0) {
+      await Promise.all([redis?.close(), deps.data.stop()]);
+      throw new ConfigError(`${why}, and DATA_POLL_SECONDS=0 never asks again: fix DATA_URL, or set DATA_POLL_SECONDS to check again`);
+    }
+    console.error(`data: ${why}; starting empty: /ready answers 503 until it is loaded`);
+  }
   const app = createApp(deps);
   // srvx's own signal handling is off: it cuts requests after a fixed 5 s and ignores the metrics listener.
   // A request without Host reaches the app, which answers it in JSON (server/middleware/host.ts).
@@ -76,17 +127,34 @@ export async function startServer(
   node.on("checkExpectation", onUnsupportedExpectation);
   if (redis) node.once("close", () => void redis.close());
   let metrics: MetricsServer | undefined;
-  const shutdown = gracefulShutdown(node, {
+  const drain = gracefulShutdown(node, {
     graceMs: config.shutdownGraceMs,
     afterwards: async () => {
       await Promise.all([metrics?.close(), redis?.close(), deps.data?.stop()]);
     },
   });
-  await Promise.all([server.ready(), redis?.connected]);
-  if (config.metricsPort !== undefined) {
-    // Prometheus /metrics on its own port only, never on the public app.
-    metrics = await startMetricsServer(deps.usage.metrics, { port: config.metricsPort, host: config.host });
-    console.error(`metrics on http://${config.host}:${metrics.port}/metrics`);
+  // GET /ready answers 503 from the moment the shutdown starts, while requests in flight finish.
+  const shutdown: Shutdown = Object.assign(
+    () => {
+      draining = true;
+      return drain();
+    },
+    { force: drain.force },
+  );
+  try {
+    await Promise.all([server.ready().catch((err: unknown) => Promise.reject(listenError(err, "PORT", config.port, config.host))), redis?.connected]);
+    if (config.metricsPort !== undefined) {
+      // Prometheus /metrics on its own port only, never on the public app.
+      const { metricsPort } = config;
+      const listening = await startMetricsServer(deps.usage.metrics, { port: metricsPort, host: config.host }).catch((err: unknown) =>
+        Promise.reject(listenError(err, "METRICS_PORT", metricsPort, config.host)),
+      );
+      metrics = listening;
+      console.error(`metrics on http://${config.host}:${listening.port}/metrics`);
+    }
+  } catch (err) {
+    await Promise.all([new Promise((resolve) => node.close(resolve)), redis?.close(), deps.data?.stop()]);
+    throw err;
   }
   deps.data?.start();
   if (options.signals ?? true) exitOnSignal(shutdown);

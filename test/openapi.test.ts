@@ -93,6 +93,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "GET /schemas/BrowserRecord.json": { 200: SCHEMA, 304: NONE },
   "GET /schemas/AssetsLock.json": { 200: SCHEMA, 304: NONE },
   "GET /health": { 200: "Health" },
+  "GET /ready": { 200: "Readiness", 503: "Readiness" },
   "GET /openapi.json": { 200: OBJECT },
 };
 const operations = Object.keys(EXPECTED).map((key) => {
@@ -305,6 +306,7 @@ describe("OpenAPI document", () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }]);
     const open = [
       "/health",
+      "/ready",
       "/openapi.json",
       "/catalog.json",
       "/catalog-history.json",

@@ -145,6 +145,40 @@ describe("SIGTERM with METRICS_PORT and REDIS_URL set, a zip download in flight"
     }
   }, 30_000);
 
+  it("GET /ready answers 503 from SIGTERM on, to a request begun before it, while the download in flight finishes", async () => {
+    server = await spawnServer({ REDIS_URL: redis.url, ASSET_SERVER_REPLAY: replay.dir });
+    const base = `http://127.0.0.1:${server.port}`;
+    expect((await fetch(`${base}/ready`)).status).toBe(200);
+    const res = await fetch(`${base}${SLOW_DOWNLOAD_PATH}`);
+    expect(res.status).toBe(200);
+    const download = res.arrayBuffer().then((bytes) => Buffer.from(bytes));
+    // Half a request: its connection is busy, not idle, so the shutdown leaves it open to be answered.
+    const probe = connect(server.port, "127.0.0.1");
+    let answer = "";
+    probe.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+    const answered = new Promise<void>((resolve) => probe.once("close", () => resolve()));
+    await new Promise<void>((resolve) => probe.once("connect", () => resolve()));
+    probe.write("GET /ready HTTP/1.1\r\n");
+
+    server.child.kill("SIGTERM");
+    const { log } = server;
+    await until("the SIGTERM to be handled", async () => (log().includes("SIGTERM: not accepting") ? true : undefined), 5000, log);
+    probe.write("Host: probe.internal\r\nConnection: close\r\n\r\n");
+    await answered;
+    const [head = "", body = ""] = answer.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 503 /);
+    expect(JSON.parse(body)).toMatchObject({
+      ready: false,
+      draining: true,
+      reasons: ["shutting down: requests in flight finish, new connections are refused"],
+      redis: { state: "up", required: false },
+    });
+
+    const zip = [...(await unzip(await download)).keys()];
+    expect(zip).toContain("polyhaven-armchair_01/ArmChair_01_2k.gltf");
+    expect(await server.exited).toMatchObject({ code: 0, signal: null });
+  }, 30_000);
+
   it("with SHUTDOWN_GRACE_MS shorter than the download, cuts it at the grace and still exits 0 by grace + 1 s", async () => {
     const graceMs = 500;
     server = await spawnServer({ REDIS_URL: redis.url, ASSET_SERVER_REPLAY: replay.dir, SHUTDOWN_GRACE_MS: String(graceMs) });

@@ -30,3 +30,24 @@ export const DataStatus = z
 export type DataStatus = z.infer<typeof DataStatus>;
 
 export const Health = z.object({ ok: z.boolean(), data: DataStatus.optional().describe("the published data this server answers from") }).meta({ id: "Health" });
+
+/** GET /ready's body: whether this replica should take traffic, and why not, with its data and Redis either way. */
+export const Readiness = z
+  .object({
+    ready: z.boolean().describe("true: the data is loaded, the server is not draining and Redis answers where REDIS_REQUIRED=true"),
+    reasons: z.array(z.string()).describe("why the server is not ready, one sentence each; empty when ready"),
+    draining: z.boolean().describe("true from SIGTERM or SIGINT on: requests in flight finish, new connections are refused"),
+    data: DataStatus.extend({
+      loaded: z.boolean().describe("a published set is in service (false while a server started empty waits for DATA_URL's first)"),
+    })
+      .optional()
+      .describe("the published data set in service (absent from an app built in process, which follows no publication)"),
+    redis: z
+      .object({
+        state: z.enum(["up", "down", "unused"]).describe("REDIS_URL's connection; unused = no REDIS_URL, or no rate limit to keep in it"),
+        required: z.boolean().describe("REDIS_REQUIRED: whether a Redis that is down makes the server not ready"),
+      })
+      .describe("Redis, which holds the rate limit shared by replicas"),
+  })
+  .meta({ id: "Readiness" });
+export type Readiness = z.infer<typeof Readiness>;

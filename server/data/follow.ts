@@ -45,6 +45,8 @@ export interface DataFollower {
   /** Stops polling and watching; a check under way is cut. */
   stop(): Promise<void>;
   status(): DataStatus;
+  /** Whether a published set is in service (GET /ready): false while a server started empty waits for its first. */
+  loaded(): boolean;
 }
 
 export interface FollowOptions {
@@ -52,6 +54,8 @@ export interface FollowOptions {
   published: Published;
   /** Where `published` was read. */
   origin: DataOrigin;
+  /** False when `published` is empty because nothing was published yet: the first set put in service makes it true. */
+  loaded?: boolean;
   source: DataSource;
   /** DATA_URL, shown in the status when set. */
   url?: string;
@@ -82,6 +86,7 @@ export function followData(options: FollowOptions): DataFollower {
   for (const outcome of CHECK_OUTCOMES) counter?.inc({ outcome }, 0);
 
   let inService = { origin: options.origin, loadedAt: now().toISOString() };
+  let loaded = options.loaded ?? true;
   let lastCheckAt: string | null = null;
   let lastError: { at: string; message: string } | null = null;
   let running: Promise<CheckOutcome> | undefined;
@@ -102,6 +107,7 @@ export function followData(options: FollowOptions): DataFollower {
         Object.assign(published, next);
         change.commit();
         inService = { origin: change.origin, loadedAt: now().toISOString() };
+        loaded = true;
         log(`data: now serving ${next.index.documentCount} assets built ${next.index.builtAt} from ${where}`);
       }
       outcome = change ? "updated" : "unchanged";
@@ -153,6 +159,7 @@ export function followData(options: FollowOptions): DataFollower {
       watcher?.close();
       await source.close?.();
     },
+    loaded: () => loaded,
     status(): DataStatus {
       const { index } = published;
       return {

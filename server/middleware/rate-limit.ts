@@ -98,6 +98,8 @@ export interface SharedLimiter {
   limiters: Record<Quota, RateLimiterAbstract>;
   /** Settles once the first connection attempt has: Redis ready, or an error (the insurance answers meanwhile). */
   connected: Promise<void>;
+  /** Whether the connection is ready for commands now (GET /ready). */
+  state(): "up" | "down";
   /** Closes the Redis connection; later calls return the first one's promise (the server's close and the shutdown both call it). */
   close(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export function createRedisLimiter(url: string, perMinute: number): SharedLimite
   return {
     limiters,
     connected,
+    state: () => (client.status === "ready" ? "up" : "down"),
     close: () =>
       (closed ??= client.quit().then(
         () => undefined,

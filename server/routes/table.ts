@@ -16,7 +16,7 @@ import { rawFileRoute } from "./raw-file.ts";
 import { API, get, OPEN, type Route } from "./route.ts";
 import { searchRoute } from "./search.ts";
 import { catalogFileRoute, catalogHistoryRoute, catalogRoute, licensesRoute, providersRoute } from "./sources.ts";
-import { healthRoute } from "./system.ts";
+import { healthRoute, readyRoute } from "./system.ts";
 import { thumbnailRoute } from "./thumbnail.ts";
 
 /** The document of this table, built once per app. */
@@ -73,6 +73,7 @@ export const ROUTES: readonly Route[] = [
   publishedMetaRoute,
   ...SCHEMA_ROUTES,
   healthRoute,
+  readyRoute,
   openApiRoute,
   mcpHttpRoute,
   statsRoute,
