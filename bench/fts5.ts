@@ -7,7 +7,7 @@
  *   (one b-tree per index, as our index file is written once and read many times);
  * - search (a child process, the same file run by the same tsx): a new Database on the file (cold
  *   open) and RSS before and after it, then rounds of the mix: the top 20 by bm25 with the field
- *   weights of core/scoring.ts (SCORING.fields) with their records read and parsed, the same with
+ *   weights of core/relevance/scoring.ts (SCORING.fields) with their records read and parsed, the same with
  *   the last word as a prefix, and the match count of each, each timed apart.
  * Usage: tsx bench/fts5.ts [sizes…] (default 100000 1000000). Files under the system's temporary folder, removed.
  */
@@ -17,8 +17,8 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import { SCORING } from "../core/relevance/scoring.ts";
 import type { Asset } from "../core/schemas/index.ts";
-import { SCORING } from "../core/scoring.ts";
 import { QUERIES } from "./queries.ts";
 import { embeddedAssets, syntheticCatalogue } from "./scale-catalogue.ts";
 import { median, percentile } from "./stats.ts";

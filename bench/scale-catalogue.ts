@@ -20,7 +20,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { CURRENT_FILE, currentSet, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
+import { CURRENT_FILE, currentSet, PUBLISHED_FILES, SETS_DIR } from "../core/publication/published.ts";
 import type { Asset } from "../core/schemas/index.ts";
 
 /** Share of word draws that take a word of the unbounded ranked list rather than a real word by its frequency. */

@@ -12,14 +12,14 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { gzipSync } from "node:zlib";
-import { openBrowserIndex } from "../core/browser-index/search.ts";
-import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { loadConfig } from "../core/config.ts";
 import { ReplayDispatcher } from "../core/http/replay.ts";
-import { createRuntime } from "../core/runtime.ts";
-import { SearchParams } from "../core/schemas/index.ts";
-import { searchAll } from "../core/search.ts";
-import { AssetIndex } from "../core/search-index.ts";
+import { openBrowserIndex } from "../core/index/browser/search.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { createRuntime } from "../core/model/runtime.ts";
+import { SearchParams } from "../core/model/search-params.ts";
+import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
+import { searchAll } from "../core/search/search.ts";
 import { SOURCES } from "../sources/index.ts";
 import { QUERIES } from "./queries.ts";
 import { embeddedAssets, syntheticCatalogue } from "./scale-catalogue.ts";
@@ -53,7 +53,7 @@ function stage<T>(name: string, fn: () => T): { value: T; ms: number } | undefin
 }
 
 /**
- * The query mix as the service searches it with the seven indexed sources (core/search.ts
+ * The query mix as the service searches it with the seven indexed sources (core/search/search.ts
  * searchAll: the index query, each source's first page, the ranking of the page; nothing leaves
  * the process), in rounds over the ten queries: at least 3 rounds, at most 10, no new round after
  * `budgetMs`. `hits`: each query's hits over all sources; `firstRound`: each query asked the first time.

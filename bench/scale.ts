@@ -1,6 +1,6 @@
 /**
- * `npm run bench:scale`: the index engine (core/search-index.ts AssetIndex over its index file,
- * core/index-file.ts) on synthetic catalogues of 100,000 and 1,000,000 assets made from the
+ * `npm run bench:scale`: the index engine (core/index/search-index.ts AssetIndex over its index file,
+ * core/index/file.ts) on synthetic catalogues of 100,000 and 1,000,000 assets made from the
  * embedded index's real records (bench/scale-catalogue.ts). For each size:
  * - build: a child process generates the records, then AssetIndex.build and the index file
  *   written, timed (under the system's temporary folder, removed afterwards);
@@ -8,7 +8,7 @@
  *   query mix (bench/queries.ts) as the service does with its seven indexed sources: RSS after
  *   opening and after the mix, time from the spawn of the process to its first complete answer,
  *   search p50/p95;
- * - browser: the browser index (core/browser-index/) written from the file, and the mix searched
+ * - browser: the browser index (core/index/browser/) written from the file, and the mix searched
  *   with its search.ts as a page's first visit: files and gzip bytes fetched, and how many of its
  *   first ten the index's own search has in its first ten.
  * The children are bench/scale-child.ts bundled by esbuild and run by plain node (as the built

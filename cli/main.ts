@@ -5,7 +5,7 @@
  *   asset-search mcp [--root <folder>]         the MCP tools over stdio (logs go to stderr only);
  *                                              with --root, also download_asset into that folder
  *   asset-search search <query> [--type T]… [--license L]… [--sort S] [--facets] … [--json]
- *                       (one flag per /v1/search parameter, from core/schemas/search-params.ts)
+ *                       (one flag per /v1/search parameter, from core/model/search-params.ts)
  *   asset-search get | credits | licenses | verify   assets into a project (cli/project.ts)
  *
  * Configured by the same environment variables as the server (core/config.ts): the published
@@ -18,8 +18,9 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type Config, loadConfig } from "../core/config.ts";
+import { SEARCH_CLI_KINDS, SEARCH_PARAMETERS, type SearchArguments, type SearchParamName } from "../core/model/search-params.ts";
 import { packagePath } from "../core/package-path.ts";
-import { SEARCH_CLI_KINDS, SEARCH_PARAMETERS, type SearchArguments, type SearchParamName, type SearchResponse } from "../core/schemas/index.ts";
+import type { SearchResponse } from "../core/schemas/index.ts";
 import { ApiError } from "../server/errors.ts";
 import { createMcpServer } from "../server/mcp/tools.ts";
 import { parseSearch, runSearch } from "../server/service/search.ts";

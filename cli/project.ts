@@ -16,8 +16,8 @@ import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import type { z } from "zod";
 import type { Config } from "../core/config.ts";
-import { failures, summarizeLicenses, writeCredits } from "../core/credits.ts";
-import { createRuntime } from "../core/runtime.ts";
+import { failures, summarizeLicenses, writeCredits } from "../core/model/credits.ts";
+import { createRuntime } from "../core/model/runtime.ts";
 import {
   type CliKind,
   CREDITS_CLI_KINDS,

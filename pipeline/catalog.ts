@@ -1,5 +1,5 @@
+import type { Source } from "../core/model/source.ts";
 import type { Catalog, CountWithBound, SourceCensus } from "../core/schemas/index.ts";
-import type { Source } from "../core/source.ts";
 
 const add = (into: Record<string, number>, from: Record<string, number> | undefined) => {
   for (const [k, v] of Object.entries(from ?? {})) into[k] = (into[k] ?? 0) + v;

@@ -1,16 +1,26 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { searchModule } from "../core/browser-index/bundle.ts";
-import { BROWSER_DIR, BROWSER_FILES } from "../core/browser-index/format.ts";
 import { loadConfig } from "../core/config.ts";
-import { CURRENT_FILE, checkFile, currentSet, INDEX_FILE, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, parseMeta, SETS_DIR } from "../core/published.ts";
-import { AssetIndex } from "../core/search-index.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import {
+  CURRENT_FILE,
+  checkFile,
+  currentSet,
+  INDEX_FILE,
+  META_FILE,
+  PUBLICATION_VERSION,
+  PUBLISHED_FILES,
+  parseMeta,
+  SETS_DIR,
+} from "../core/publication/published.ts";
+import { BROWSER_DIR, BROWSER_FILES } from "../core/schemas/browser-format.ts";
+import { searchModule } from "./browser-bundle.ts";
 
 /**
  * Copies DATA_DIR's live set to `<outDir>/v1/` (the URL layout of a publication), its index file
  * too when it has one, each file checked against the set's meta first, so an altered or
- * half-written file is never published. Then the browser index (core/browser-index/) is made from
+ * half-written file is never published. Then the browser index (core/index/browser/) is made from
  * the set's index, with `search.js` beside it. The meta is written last. Returns the set's name.
  */
 export function exportPublication(dataDir: string, outDir: string): string {

@@ -1,7 +1,7 @@
 import * as core from "@actions/core";
 import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
-import { createRuntime } from "../core/runtime.ts";
+import { createRuntime } from "../core/model/runtime.ts";
 import { SOURCES } from "../sources/index.ts";
 import { reportRun } from "./report.ts";
 import { PublicationRefused, runPipeline } from "./run.ts";

@@ -1,7 +1,16 @@
 import { buffer } from "node:stream/consumers";
 import type { HttpClient } from "../core/http/types.ts";
 import { UpstreamError } from "../core/http/types.ts";
-import { loadPublished, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES, type Published, parseMeta, parseSet, type SetFiles } from "../core/published.ts";
+import {
+  loadPublished,
+  META_FILE,
+  PUBLICATION_VERSION,
+  PUBLISHED_FILES,
+  type Published,
+  parseMeta,
+  parseSet,
+  type SetFiles,
+} from "../core/publication/published.ts";
 
 /** Where the previous publication is read: DATA_DIR's live set, or a publication's base URL. */
 export type PreviousFrom = { dataDir: string } | { url: string; http: HttpClient };

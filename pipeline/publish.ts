@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { assetCounts, buildMeta, metaJson, setFileInfos } from "../core/publication-meta.ts";
-import { CURRENT_FILE, currentSet, INDEX_FILE, type IndexMeta, META_FILE, PUBLISHED_FILES, SETS_DIR } from "../core/published.ts";
+import { assetCounts, buildMeta, metaJson, setFileInfos } from "../core/publication/meta.ts";
+import { CURRENT_FILE, currentSet, INDEX_FILE, type IndexMeta, META_FILE, PUBLISHED_FILES, SETS_DIR } from "../core/publication/published.ts";
 import { fsyncDir, isAtomicTemp, writeAtomic, writeDurable } from "./atomic-write.ts";
 
 /** The content of each file of a set, by the keys of PUBLISHED_FILES, and the index file (INDEX_FILE) when there is one. */
@@ -22,7 +22,7 @@ function setFiles(contents: SetContents, builtAt: string, counts: IndexMeta["cou
 }
 
 /**
- * The records of an `index.json.gz` as core/search-index.ts `serialize` writes it, read without
+ * The records of an `index.json.gz` as core/index/search-index.ts `serialize` writes it, read without
  * building the index: only their sources are counted, and it keeps publishing short.
  */
 const records = (gz: string | Buffer): { provider: string }[] => (JSON.parse(gunzipSync(gz).toString("utf8")) as { assets: { provider: string }[] }).assets;

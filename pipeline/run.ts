@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { countsOf } from "../core/publication-meta.ts";
-import { SETS_DIR } from "../core/published.ts";
-import type { Runtime } from "../core/runtime.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import type { Runtime } from "../core/model/runtime.ts";
+import type { Source } from "../core/model/source.ts";
+import { countsOf } from "../core/publication/meta.ts";
+import { SETS_DIR } from "../core/publication/published.ts";
 import { Asset, type Catalog, SourceCensus } from "../core/schemas/index.ts";
-import { AssetIndex } from "../core/search-index.ts";
-import type { Source } from "../core/source.ts";
 import { buildCatalog, neverCounted } from "./catalog.ts";
 import { type GuardLimits, refusal } from "./guard.ts";
 import { addPoint, historyPoint } from "./history.ts";

@@ -1,9 +1,9 @@
 import type { H3Event } from "h3";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import type { BreakerRegistry } from "../core/circuit-breaker.ts";
-import type { Published } from "../core/published.ts";
-import type { Runtime } from "../core/runtime.ts";
-import type { Source } from "../core/source.ts";
+import type { Runtime } from "../core/model/runtime.ts";
+import type { Source } from "../core/model/source.ts";
+import type { Published } from "../core/publication/published.ts";
+import type { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import type { DataFollower } from "./data/follow.ts";
 import type { Quota } from "./middleware/rate-limit.ts";
 import type { ThumbnailUrls } from "./service/thumbnails.ts";

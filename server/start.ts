@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import { type H3, serve } from "h3";
-import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { type Config, ConfigError, loadConfig } from "../core/config.ts";
-import { currentSet, hasPublication, loadPublished, type Published } from "../core/published.ts";
-import { createRuntime } from "../core/runtime.ts";
+import { createRuntime } from "../core/model/runtime.ts";
+import { currentSet, hasPublication, loadPublished, type Published } from "../core/publication/published.ts";
+import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
 import { onClientError, onUnsupportedExpectation, requestTimeouts } from "./client-error.ts";

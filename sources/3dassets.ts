@@ -3,9 +3,9 @@
  * (too many assets to crawl daily). An item's `cdnUrl` is its GLB on cdn.3dassets.dev, a plain GET; every recorded one has it.
  */
 import { z } from "zod";
-import { normalizeLicense } from "../core/license.ts";
+import { normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";

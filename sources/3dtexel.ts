@@ -4,9 +4,9 @@
  * with credits, searched live through its public JSON API (no key). Every download, even of a CC0 asset, needs an account.
  */
 import { z } from "zod";
-import { licenseKey, normalizeLicense } from "../core/license.ts";
+import { licenseKey, normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { AssetDetails, AssetType, License } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

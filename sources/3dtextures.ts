@@ -6,10 +6,10 @@
  */
 
 import { z } from "zod";
-import type { Sort } from "../core/filters.ts";
-import { licenseById } from "../core/license.ts";
+import type { Sort } from "../core/model/filters.ts";
+import { licenseById } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

@@ -8,10 +8,10 @@
  * Downloads go through the site's own `/get?file=<name>` links, which log the download for its statistics, as the site asks.
  */
 import { z } from "zod";
-import type { Sort } from "../core/filters.ts";
-import { licenseById } from "../core/license.ts";
+import type { Sort } from "../core/model/filters.ts";
+import { licenseById } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

@@ -4,10 +4,10 @@
  * person who has it (`BLENDERKIT_API_KEY`, as a Bearer token).
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/filters.ts";
-import { licenseById, licenseFamily, normalizeLicense } from "../core/license.ts";
+import type { SearchFilters, Sort } from "../core/model/filters.ts";
+import { licenseById, licenseFamily, normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

@@ -10,9 +10,9 @@
  */
 
 import { z } from "zod";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import type { SourceQuery } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

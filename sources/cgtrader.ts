@@ -6,12 +6,12 @@
  * would fail every search for the cache's lifetime.
  */
 import { z } from "zod";
-import type { SearchFilters } from "../core/filters.ts";
 import type { TextResponse } from "../core/http/types.ts";
-import { normalizeLicense } from "../core/license.ts";
+import type { SearchFilters } from "../core/model/filters.ts";
+import { normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
+import { SourceError } from "../core/model/source-error.ts";
 import type { Asset, AssetDetails, License } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";

@@ -4,8 +4,8 @@
  * source: it is never fetched; a search answers with the same search on the site.
  */
 
+import type { SourceQuery } from "../core/model/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { defineSource } from "./kit/define.ts";
 
 const SITE = "https://www.fab.com";

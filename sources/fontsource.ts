@@ -5,9 +5,9 @@
  * `cdn.jsdelivr.net/fontsource/fonts/<id>@latest/`, at first `cdn.jsdelivr.net/npm/@fontsource/<id>/files/`), never guessed.
  */
 import { z } from "zod";
-import { licenseFromSpdx } from "../core/license.ts";
+import { licenseFromSpdx } from "../core/model/license.ts";
+import type { SourceQuery } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

@@ -3,11 +3,11 @@
  * sent as `Authorization: Token <key>`, so that it never appears in a URL or an error message.
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/filters.ts";
-import { ccLicenseFromUrl, licenseFamily } from "../core/license.ts";
+import type { SearchFilters, Sort } from "../core/model/filters.ts";
+import { ccLicenseFromUrl, licenseFamily } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
+import { SourceError } from "../core/model/source-error.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";

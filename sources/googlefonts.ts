@@ -4,9 +4,9 @@
  * licence is claimed: the API gives none (a family is under OFL, Apache 2.0 or the Ubuntu Font Licence, as its page says).
  */
 import { z } from "zod";
+import type { SourceQuery } from "../core/model/source.ts";
+import { SourceError, toSourceError } from "../core/model/source-error.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
-import { SourceError, toSourceError } from "../core/source-error.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

@@ -4,10 +4,10 @@
  * answers an array of products, their count in `X-WP-Total`. A freebie's page lists its EXR files, resolutions and sizes.
  */
 import { z } from "zod";
-import type { Sort } from "../core/filters.ts";
-import { normalizeLicense } from "../core/license.ts";
+import type { Sort } from "../core/model/filters.ts";
+import { normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { AssetDetails, AssetFile, Price } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

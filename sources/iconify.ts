@@ -4,9 +4,9 @@
  * with its own licence; its files: the set's IconifyJSON (npm `@iconify-json/<prefix>` on jsDelivr) and an SVG per visible icon.
  */
 import { z } from "zod";
-import { licenseFromSpdx } from "../core/license.ts";
+import { licenseFromSpdx } from "../core/model/license.ts";
+import type { SourceQuery } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

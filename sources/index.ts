@@ -1,4 +1,4 @@
-import type { Source } from "../core/source.ts";
+import type { Source } from "../core/model/source.ts";
 import { threeDAssets } from "./3dassets.ts";
 import { threeDTexel } from "./3dtexel.ts";
 import { threeDTextures } from "./3dtextures.ts";

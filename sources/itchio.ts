@@ -4,9 +4,9 @@
  * so every file is a `requiresAuth` link to the asset's page and nothing is downloadable by this server.
  */
 import { z } from "zod";
-import { normalizeLicense } from "../core/license.ts";
+import { normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, Price } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";

@@ -5,9 +5,9 @@
  * - `/assets/<slug>` → the pack page: `h1`, a details table (Tags, Category, License), update dates as `title='dd/mm/yyyy'`,
  *   `og:image`, `og:description`, the pack zip. The crawl reads every pack page: only there do tags say what a pack holds.
  */
-import { licenseById, normalizeLicense } from "../core/license.ts";
+import { licenseById, normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

@@ -4,9 +4,9 @@
  * a 0-based pager) and its art pages (`/content/<slug>`: author, date, type, tags, licences, body, notice and plain file links).
  */
 import { UpstreamError } from "../core/http/types.ts";
-import { licenseFamily, normalizeLicense } from "../core/license.ts";
+import { licenseFamily, normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

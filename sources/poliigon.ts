@@ -3,8 +3,9 @@
  * section. The site blocks bots, so this is a link-only source: never fetched; a search answers
  * with the same search on the site (`/search/<text>`, a section filter and the free filter).
  */
+
+import type { SourceQuery } from "../core/model/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { compact } from "./kit/asset.ts";
 import { defineSource } from "./kit/define.ts";
 

@@ -3,10 +3,10 @@
  * (no account, no key), the rest come with the Pro plan. Live, through its JSON API: `/api/assets?q=…` and `/api/assets/<id>`.
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/filters.ts";
-import { normalizeLicense } from "../core/license.ts";
+import type { SearchFilters, Sort } from "../core/model/filters.ts";
+import { normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";

@@ -12,10 +12,10 @@
  *   A package's `include` maps relative paths (`textures/x_2k.jpg`, `x.bin`) to more leaves.
  */
 import { z } from "zod";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import { mapRole } from "../core/model/selection.ts";
+import type { SourceQuery } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import { mapRole } from "../core/selection.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";

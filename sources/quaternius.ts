@@ -7,7 +7,7 @@
  *   rows (Animated: a check or x-mark icon; Formats; License link), the month in `div.titleDate`, and the download in
  *   `window.open('…')`: a Google Drive folder or an itch.io page, not a plain file (so `requiresAuth`, not downloadable).
  */
-import { normalizeLicense } from "../core/license.ts";
+import { normalizeLicense } from "../core/model/license.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";

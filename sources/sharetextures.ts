@@ -5,10 +5,10 @@
  */
 
 import { z } from "zod";
-import type { Sort } from "../core/filters.ts";
-import { licenseById, normalizeLicense } from "../core/license.ts";
+import type { Sort } from "../core/model/filters.ts";
+import { licenseById, normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";

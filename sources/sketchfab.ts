@@ -4,10 +4,10 @@
  * no asset is `downloadable` and the only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/filters.ts";
-import { licenseById, licenseFamily, normalizeLicense } from "../core/license.ts";
+import type { SearchFilters, Sort } from "../core/model/filters.ts";
+import { licenseById, licenseFamily, normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { fold } from "../core/text/words.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";

@@ -5,9 +5,9 @@
  * Search and listing pages hold `.article-box` cards and a pager (the page size is read from page 1); details pages, `og:*`
  * and `tex1:*` meta tags and `a.download` zip links. Native ids: `591` for `/details/591/`, `model-547` for `/models/details/547/`.
  */
-import { licenseById, normalizeLicense } from "../core/license.ts";
+import { licenseById, normalizeLicense } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";

@@ -5,8 +5,8 @@
  * are what public scrapers of this endpoint use. No detail and no count were recorded: no getAsset, no census.
  */
 import { z } from "zod";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { defineSource } from "./kit/define.ts";
 import type { SourceIo } from "./kit/fetch.ts";

@@ -3,11 +3,11 @@
  * sent as `Authorization: Bearer <token>` (never in a URL). Files download through `download_url`, which needs the token too.
  */
 import { z } from "zod";
-import type { SearchFilters } from "../core/filters.ts";
-import { licenseById, licenseFamily } from "../core/license.ts";
+import type { SearchFilters } from "../core/model/filters.ts";
+import { licenseById, licenseFamily } from "../core/model/license.ts";
+import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
+import { SourceError } from "../core/model/source-error.ts";
 import type { AssetDetails, License } from "../core/schemas/index.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/source.ts";
-import { SourceError } from "../core/source-error.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";

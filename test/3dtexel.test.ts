@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { SourceQuery } from "../core/model/source.ts";
+import { SourceError } from "../core/model/source-error.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
-import { SourceError } from "../core/source-error.ts";
 import { searchApiUrl, threeDTexel } from "../sources/3dtexel.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { ambientcg } from "../sources/ambientcg.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";

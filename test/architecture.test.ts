@@ -50,8 +50,8 @@ describe("import direction", () => {
     expect(crossings(under("pipeline"), under("server"))).toEqual([]);
   });
 
-  it("the web app imports only itself and, as types that leave nothing in the bundle, core's schemas", () => {
-    const outside = (target: string) => !target.startsWith("web/") && !target.startsWith("core/schemas/");
+  it("the web app imports only itself and, as types that leave nothing in the bundle, core's schemas and search parameters", () => {
+    const outside = (target: string) => !target.startsWith("web/") && !target.startsWith("core/schemas/") && target !== "core/model/search-params.ts";
     expect(crossings(under("web"), outside)).toEqual([]);
     const valueImports = filesUnder("web").filter((f) => /^import (?!type\b)[^;]*from "(\.\.\/)+core\//m.test(source(f)));
     expect(valueImports).toEqual([]);
@@ -60,6 +60,47 @@ describe("import direction", () => {
   it("only the router reaches into server/routes: MCP, the CLI and the rest call the application layer", () => {
     const outside = (file: string) => !file.startsWith("server/routes/") && !file.startsWith("test/") && file !== "server/app.ts";
     expect(crossings(outside, under("server/routes"))).toEqual([]);
+  });
+});
+
+describe("core's rooms", () => {
+  // Lowest first; a file's room is its first folder under core/, and the loose files are the ground floor.
+  const ROOMS = ["", "schemas", "text", "http", "model", "relevance", "index", "search", "publication"];
+  const room = (file: string) => {
+    const parts = file.split("/");
+    return parts.length > 2 ? (parts[1] ?? "") : "";
+  };
+  const coreFiles = filesUnder("core");
+
+  it("every file of core/ lives in a known room, with at most 10 loose files", () => {
+    expect(coreFiles.filter((f) => !ROOMS.includes(room(f)))).toEqual([]);
+    expect(coreFiles.filter((f) => room(f) === "").length).toBeLessThanOrEqual(10);
+  });
+
+  it("no import runs from a lower room to a higher one", () => {
+    const upward = crossings(under("core"), (t) => t.startsWith("core/")).filter((arrow) => {
+      const [from = "", to = ""] = arrow.split(" → ");
+      return ROOMS.indexOf(room(to)) > ROOMS.indexOf(room(from));
+    });
+    expect(upward).toEqual([]);
+  });
+});
+
+describe("circles", () => {
+  it("no file reaches itself through its imports, anywhere in the tree", () => {
+    const graph = new Map(ALL.map((f) => [f, importsOf(f).filter((t) => t !== f)]));
+    const circles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, path: string[]) => {
+      state.set(file, "open");
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === "open") circles.push([...path.slice(path.indexOf(next)), file, next].join(" → "));
+        else if (!state.has(next) && graph.has(next)) visit(next, [...path, file]);
+      }
+      state.set(file, "done");
+    };
+    for (const file of ALL) if (!state.has(file)) visit(file, []);
+    expect(circles).toEqual([]);
   });
 });
 

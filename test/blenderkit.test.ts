@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import { selectFiles } from "../core/model/selection.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { selectFiles } from "../core/selection.ts";
 import { blenderkit, filterTerms, SCENE_UUID, upstreamTypes } from "../sources/blenderkit.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
@@ -84,7 +84,7 @@ describe("blenderkit: search", () => {
       thumbnailUrl:
         "https://public.blenderkit.com/thumbnails/assets/8c2e3c079b2740348a466bf501b8a5f6/files/thumbnail_2fa6891f-27bc-4104-86a2-6f246b0be5d4.jpg.512x512_q85_crop-%2C.jpg",
       author: "dleon3D León",
-      // Not in core/license.ts: kept by name, no commercial/attribution flags.
+      // Not in core/model/license.ts: kept by name, no commercial/attribution flags.
       license: { name: "BlenderKit Royalty Free License", url: "https://www.blenderkit.com/docs/licenses/" },
       price: { free: true },
       formats: ["blend", "glb"],

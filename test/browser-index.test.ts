@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openBrowserIndex } from "../core/browser-index/search.ts";
-import { BROWSER_INDEX_DEFAULTS } from "../core/browser-index/write.ts";
+import { openBrowserIndex } from "../core/index/browser/search.ts";
+import { BROWSER_INDEX_DEFAULTS } from "../core/index/browser/write.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
 import { BrowserIndexMeta } from "../core/schemas/browser-index.ts";
 import type { Asset } from "../core/schemas/index.ts";
-import { AssetIndex } from "../core/search-index.ts";
 import { scratchDirs } from "./helpers/scratch.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 

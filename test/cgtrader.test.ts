@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { selectFiles } from "../core/model/selection.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { selectFiles } from "../core/selection.ts";
 import { cgtrader, listingUrl } from "../sources/cgtrader.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { SEARCH_PARAMETERS } from "../core/schemas/index.ts";
+import { SEARCH_PARAMETERS } from "../core/model/search-params.ts";
 import { SearchAssetsOutput } from "../server/mcp/tools.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -2,8 +2,8 @@
 // (several assets, one credits file), the Link to the credits on a single file's 302, and both in
 // /openapi.json.
 import { describe, expect, it } from "vitest";
-import { writeCredits } from "../core/credits.ts";
-import { licenseById } from "../core/license.ts";
+import { writeCredits } from "../core/model/credits.ts";
+import { licenseById } from "../core/model/license.ts";
 import { type AssetDetails, CreditsResponse, ErrorBody } from "../core/schemas/index.ts";
 import { SOURCES } from "../sources/index.ts";
 import { testApp } from "./helpers/app.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dedupe, type Listing } from "../core/dedupe.ts";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import { dedupe, type Listing } from "../core/relevance/dedupe.ts";
 import type { Asset } from "../core/schemas/index.ts";
 import { fontsource } from "../sources/fontsource.ts";
 import { googlefonts } from "../sources/googlefonts.ts";

@@ -1,8 +1,8 @@
 // @ts-expect-error The Khronos validator ships no type declarations.
 import { validateBytes } from "gltf-validator";
 import { describe, expect, it } from "vitest";
+import type { Source } from "../core/model/source.ts";
 import { ErrorBody } from "../core/schemas/index.ts";
-import type { Source } from "../core/source.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { testApp } from "./helpers/app.ts";
 import { unzip } from "./helpers/unzip.ts";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { BreakerRegistry } from "../core/circuit-breaker.ts";
-import { SearchParams, SearchResponse } from "../core/schemas/index.ts";
-import { searchAll } from "../core/search.ts";
-import { AssetIndex } from "../core/search-index.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { SearchParams } from "../core/model/search-params.ts";
+import { SearchResponse } from "../core/schemas/index.ts";
+import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
+import { searchAll } from "../core/search/search.ts";
 import { fakeIndexedSource, fakeSource } from "./helpers/fake-source.ts";
 import { exposedGc } from "./helpers/gc.ts";
 import { replayRuntime } from "./helpers/replay.ts";

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BreakerRegistry } from "../core/circuit-breaker.ts";
-import { licenseFamily } from "../core/license.ts";
-import { type Asset, SearchParams, SearchResponse } from "../core/schemas/index.ts";
-import { searchAll } from "../core/search.ts";
-import { AssetIndex } from "../core/search-index.ts";
-import type { LiveSource, Source } from "../core/source.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { licenseFamily } from "../core/model/license.ts";
+import { SearchParams } from "../core/model/search-params.ts";
+import type { LiveSource, Source } from "../core/model/source.ts";
+import { type Asset, SearchResponse } from "../core/schemas/index.ts";
+import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
+import { searchAll } from "../core/search/search.ts";
 import { testApp } from "./helpers/app.ts";
 import { fakeIndexedSource, fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
 import { FIXTURES, replayRuntime } from "./helpers/replay.ts";

@@ -8,10 +8,10 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../core/config.ts";
-import { assetCounts, buildMeta, setFileInfos } from "../core/publication-meta.ts";
-import { INDEX_FILE, type IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES } from "../core/published.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { assetCounts, buildMeta, setFileInfos } from "../core/publication/meta.ts";
+import { INDEX_FILE, type IndexMeta, META_FILE, PUBLICATION_VERSION, PUBLISHED_FILES } from "../core/publication/published.ts";
 import type { Asset, DataStatus } from "../core/schemas/index.ts";
-import { AssetIndex } from "../core/search-index.ts";
 import { buildCatalog } from "../pipeline/catalog.ts";
 import { publishSet, type SetContents } from "../pipeline/publish.ts";
 import { dirSource, watchDir } from "../server/data/dir-source.ts";

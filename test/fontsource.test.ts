@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import type { SourceQuery } from "../core/model/source.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { fontsource } from "../sources/fontsource.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { replayContext } from "./helpers/replay.ts";

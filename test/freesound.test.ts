@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import { toProvider } from "../core/model/source.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { toProvider } from "../core/source.ts";
 import { freesound, parseSound, SEARCH_FIELDS, soundFiles, soundFilter, soundToAsset } from "../sources/freesound.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { toProvider } from "../core/model/source.ts";
+import { SourceError } from "../core/model/source-error.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { toProvider } from "../core/source.ts";
-import { SourceError } from "../core/source-error.ts";
 import { googlefonts, slugOf } from "../sources/googlefonts.ts";
 import { sourceQuery } from "./helpers/query.ts";
 import { replayContext } from "./helpers/replay.ts";

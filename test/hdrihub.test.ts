@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { SourceError } from "../core/model/source-error.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { SourceError } from "../core/source-error.ts";
 import { hdrihub, parseSearch, typeOfPath } from "../sources/hdrihub.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { iconify } from "../sources/iconify.ts";
 import { sourceQuery } from "./helpers/query.ts";

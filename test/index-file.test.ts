@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadPublished } from "../core/published.ts";
-import { planQuery } from "../core/query-plan.ts";
-import { AssetIndex, type IndexFilter } from "../core/search-index.ts";
+import { AssetIndex, type IndexFilter } from "../core/index/search-index.ts";
+import { loadPublished } from "../core/publication/published.ts";
+import { planQuery } from "../core/relevance/query-plan.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 import { loadJudgedSet } from "./relevance/judged-set.ts";
 import { loadCatalogue } from "./relevance/pool.ts";
@@ -168,7 +168,7 @@ describe("a bounded find", () => {
 
 describe("an index file's postings in rows", () => {
   it("reads a source's best postings row by row, as many rows as a limit needs, and all of them without one", () => {
-    // 9,000 rocks of one source, enough for three rows of postings (core/index-file.ts POSTINGS_ROW), and two of another.
+    // 9,000 rocks of one source, enough for three rows of postings (core/index/file.ts POSTINGS_ROW), and two of another.
     const assets = Array.from({ length: 9000 }, (_, i) => syntheticAsset("a", `a${i}`, { title: `Rock ${"old ".repeat(i % 7)}`.trim() }));
     const big = AssetIndex.build([...assets, syntheticAsset("b", "b0", { title: "Rock" }), syntheticAsset("b", "b1", { title: "Rock old" })]);
     const bigPath = join(dir, "big.db");

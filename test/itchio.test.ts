@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { SourceQuery } from "../core/model/source.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { itchio, parsePrice, parseSize, typeFromTags } from "../sources/itchio.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";

@@ -1,6 +1,6 @@
 /** GET /v1/licenses: the licences the service knows, counted over the recorded index. */
 import { describe, expect, it } from "vitest";
-import { licenseKey } from "../core/license.ts";
+import { licenseKey } from "../core/model/license.ts";
 import { LicensesResponse } from "../core/schemas/index.ts";
 import { testApp } from "./helpers/app.ts";
 

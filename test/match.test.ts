@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type CorpusStats, NO_INDEX } from "../core/bm25.ts";
-import { band, type DocMatch, keeps, matchAssets } from "../core/match.ts";
-import { planQuery, type QueryPlan } from "../core/query-plan.ts";
+import { type CorpusStats, NO_INDEX } from "../core/relevance/bm25.ts";
+import { band, type DocMatch, keeps, matchAssets } from "../core/relevance/match.ts";
+import { planQuery, type QueryPlan } from "../core/relevance/query-plan.ts";
+import { SCORING } from "../core/relevance/scoring.ts";
+import { termTable, type Vocabulary } from "../core/relevance/term-table.ts";
 import type { Asset } from "../core/schemas/index.ts";
-import { SCORING } from "../core/scoring.ts";
-import { termTable, type Vocabulary } from "../core/term-table.ts";
 
 const asset = (slug: string, extra: Partial<Asset> = {}): Asset => ({
   id: `s:${slug}`,

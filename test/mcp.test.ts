@@ -4,9 +4,10 @@ import { type CallToolResult, LATEST_PROTOCOL_VERSION, type Tool } from "@modelc
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
-import { type AssetDetails, ErrorBody, FileSelection, SEARCH_PARAMETERS } from "../core/schemas/index.ts";
-import type { Source } from "../core/source.ts";
+import { licenseById } from "../core/model/license.ts";
+import { SEARCH_PARAMETERS } from "../core/model/search-params.ts";
+import type { Source } from "../core/model/source.ts";
+import { type AssetDetails, ErrorBody, FileSelection } from "../core/schemas/index.ts";
 import { GetAssetOutput, ListProvidersOutput, SearchAssetsOutput } from "../server/mcp/tools.ts";
 import { SOURCES } from "../sources/index.ts";
 import { listen, testApp } from "./helpers/app.ts";

@@ -1,8 +1,9 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildOpenApi, jsonResponse, rateLimitedResponses } from "../core/openapi.ts";
+import { SearchParams } from "../core/model/search-params.ts";
 import * as schemas from "../core/schemas/index.ts";
+import { buildOpenApi, jsonResponse, rateLimitedResponses } from "../server/openapi.ts";
 import { ROUTES } from "../server/routes/table.ts";
 
 type Json = Record<string, any>;
@@ -156,7 +157,7 @@ describe("OpenAPI document", () => {
         expect(response.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CreditsResponse" });
       } else if (body === GZIP) expect(response.content).toEqual({ "application/gzip": { schema: { type: "string", format: "binary" } } });
       else if (body === SCHEMA) expect(response.content).toEqual({ "application/schema+json": { schema: { type: "object" } } });
-      // IndexMeta lives in core/published.ts, not core/schemas: inlined, with its fields.
+      // IndexMeta lives in core/publication/published.ts, not core/schemas: inlined, with its fields.
       else if (body === META)
         expect(Object.keys(response.content["application/json"].schema.properties)).toEqual(["format", "builtAt", "engine", "counts", "files", "indexFile"]);
       else expect(response.content["application/json"].schema, `${key} ${code}`).toEqual({ $ref: `#/components/schemas/${body}` });
@@ -270,7 +271,7 @@ describe("OpenAPI document", () => {
 
   it("the documented types, bounds, enums and defaults are what the query schemas accept", () => {
     const routes: [string, z.ZodObject][] = [
-      ["/v1/search", schemas.SearchParams],
+      ["/v1/search", SearchParams],
       ["/v1/assets/{id}/files", schemas.FileParams],
     ];
     for (const [path, params] of routes) {

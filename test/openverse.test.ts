@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { isPlainFileUrl, openverse } from "../sources/openverse.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";

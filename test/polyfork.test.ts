@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { SourceQuery } from "../core/model/source.ts";
+import { SourceError } from "../core/model/source-error.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
-import { SourceError } from "../core/source-error.ts";
 import { pageWindow } from "../sources/kit/page-window.ts";
 import { polyfork, searchApiUrl } from "../sources/polyfork.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
 import type { HttpClient } from "../core/http/types.ts";
-import { loadPublished } from "../core/published.ts";
+import { loadPublished } from "../core/publication/published.ts";
 import { exportPublication } from "../pipeline/export.ts";
 import { runPipeline } from "../pipeline/run.ts";
 import { polyhaven } from "../sources/polyhaven.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { checkFile, IndexMeta, loadPublished } from "../core/published.ts";
+import { checkFile, IndexMeta, loadPublished } from "../core/publication/published.ts";
 import { runPipeline } from "../pipeline/run.ts";
 import { SOURCES } from "../sources/index.ts";
 import { FIXTURES, replayRuntime } from "./helpers/replay.ts";

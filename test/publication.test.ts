@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { ENGINE } from "../core/publication-meta.ts";
-import { currentSet, fileInfo, IndexMeta, loadPublished } from "../core/published.ts";
+import { ENGINE } from "../core/publication/meta.ts";
+import { currentSet, fileInfo, IndexMeta, loadPublished } from "../core/publication/published.ts";
 import { BrowserIndexMeta } from "../core/schemas/browser-index.ts";
 import type { Catalog } from "../core/schemas/index.ts";
 import { exportPublication } from "../pipeline/export.ts";

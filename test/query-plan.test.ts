@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gateTypos, planQuery } from "../core/query-plan.ts";
+import { gateTypos, planQuery } from "../core/relevance/query-plan.ts";
 import { ASSET_TYPES } from "../core/schemas/index.ts";
 import { SYNONYM_EXPANSIONS, SYNONYM_GROUPS } from "../core/text/synonyms.ts";
 import { TYPE_WORDS } from "../core/text/type-words.ts";

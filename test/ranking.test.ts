@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { planQuery } from "../core/query-plan.ts";
-import { type RankCandidate, rank } from "../core/ranking.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { planQuery } from "../core/relevance/query-plan.ts";
+import { type RankCandidate, rank } from "../core/relevance/ranking.ts";
+import { SCORING } from "../core/relevance/scoring.ts";
 import type { Asset } from "../core/schemas/index.ts";
-import { SCORING } from "../core/scoring.ts";
-import { AssetIndex } from "../core/search-index.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
 const asset = syntheticAsset;

@@ -8,7 +8,7 @@ import { loadConfig } from "../core/config.ts";
 import { createHttpClient } from "../core/http/client.ts";
 import { ReplayDispatcher, ReplayMissError } from "../core/http/replay.ts";
 import { type HttpClient, UpstreamError } from "../core/http/types.ts";
-import { createRuntime } from "../core/runtime.ts";
+import { createRuntime } from "../core/model/runtime.ts";
 import { FIXTURES } from "./helpers/replay.ts";
 
 // The replay dispatcher, always driven through the real HTTP client. Bodies written here (inline

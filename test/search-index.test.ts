@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { planQuery } from "../core/query-plan.ts";
-import { AssetIndex } from "../core/search-index.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { planQuery } from "../core/relevance/query-plan.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 
 const asset = syntheticAsset;

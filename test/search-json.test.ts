@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { BreakerRegistry } from "../core/circuit-breaker.ts";
 import { loadConfig } from "../core/config.ts";
 import { ReplayDispatcher } from "../core/http/replay.ts";
-import { loadPublished } from "../core/published.ts";
-import { createRuntime } from "../core/runtime.ts";
-import { type Asset, SearchParams, type SearchResponse } from "../core/schemas/index.ts";
-import { searchAll } from "../core/search.ts";
-import { searchJson, withScore } from "../core/search-json.ts";
+import { createRuntime } from "../core/model/runtime.ts";
+import { SearchParams } from "../core/model/search-params.ts";
+import { loadPublished } from "../core/publication/published.ts";
+import type { Asset, SearchResponse } from "../core/schemas/index.ts";
+import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
+import { searchAll } from "../core/search/search.ts";
+import { searchJson, withScore } from "../server/search-json.ts";
 import { SOURCES } from "../sources/index.ts";
 
 const INDEXED = SOURCES.filter((s) => s.mode === "indexed");

@@ -4,8 +4,8 @@
  * the replay dispatcher (one of them delayed), against the JSON answers of the same searches.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { LiveSource } from "../core/model/source.ts";
 import { SearchResponse, SearchStreamEvent, SearchStreamIndex, SearchStreamSource } from "../core/schemas/index.ts";
-import type { LiveSource } from "../core/source.ts";
 import { createUsage } from "../server/stats/usage.ts";
 import { listen, testApp } from "./helpers/app.ts";
 import { allEvents, readEvents } from "./helpers/event-stream.ts";

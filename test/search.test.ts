@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BreakerRegistry } from "../core/circuit-breaker.ts";
-import { type Asset, type AssetType, SearchParams, SearchResponse } from "../core/schemas/index.ts";
-import { searchAll } from "../core/search.ts";
-import { AssetIndex } from "../core/search-index.ts";
-import type { Source } from "../core/source.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { SearchParams } from "../core/model/search-params.ts";
+import type { Source } from "../core/model/source.ts";
+import { type Asset, type AssetType, SearchResponse } from "../core/schemas/index.ts";
+import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
+import { searchAll } from "../core/search/search.ts";
 import { fakeIndexedSource } from "./helpers/fake-source.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";

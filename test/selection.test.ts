@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAP_ROLES, mapRole, selectFiles } from "../core/model/selection.ts";
 import { AssetDetails, type AssetFile, FileParams } from "../core/schemas/index.ts";
-import { MAP_ROLES, mapRole, selectFiles } from "../core/selection.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayContext } from "./helpers/replay.ts";
 

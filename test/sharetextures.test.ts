@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import type { SourceQuery } from "../core/model/source.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import type { SourceQuery } from "../core/source.ts";
 import { itemsUrl, sharetextures, tagOf } from "../sources/sharetextures.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";

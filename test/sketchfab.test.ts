@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReplayDispatcher } from "../core/http/replay.ts";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { sketchfab } from "../sources/sketchfab.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";

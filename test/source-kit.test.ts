@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { UpstreamError } from "../core/http/types.ts";
-import { SourceError, toSourceError } from "../core/source-error.ts";
+import { SourceError, toSourceError } from "../core/model/source-error.ts";
 import { assetMaker, compact } from "../sources/kit/asset.ts";
 import { addedLast30Days, countBy, highest } from "../sources/kit/census.ts";
 import { defineSource } from "../sources/kit/define.ts";

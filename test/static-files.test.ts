@@ -5,9 +5,9 @@
 import { createHash } from "node:crypto";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { IndexMeta, PUBLICATION_VERSION, type Published } from "../core/published.ts";
+import { AssetIndex } from "../core/index/search-index.ts";
+import { IndexMeta, PUBLICATION_VERSION, type Published } from "../core/publication/published.ts";
 import { CatalogHistory } from "../core/schemas/index.ts";
-import { AssetIndex } from "../core/search-index.ts";
 import { DATA_CACHE, SCHEMA_CACHE } from "../server/static/file.ts";
 import { publicationFiles } from "../server/static/publication.ts";
 import { schemaDocument } from "../server/static/schemas.ts";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
+import { type SourceQuery, toProvider } from "../core/model/source.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
-import { type SourceQuery, toProvider } from "../core/source.ts";
 import { thingiverse, thingLicense } from "../sources/thingiverse.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";

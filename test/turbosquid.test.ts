@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { type SourceQuery, toProvider } from "../core/model/source.ts";
 import { Provider } from "../core/schemas/index.ts";
-import { type SourceQuery, toProvider } from "../core/source.ts";
 import { turbosquid } from "../sources/turbosquid.ts";
 import { sourceQuery } from "./helpers/query.ts";
 

@@ -47,7 +47,7 @@ const { crawl: crawlJob, publish: publishJob } = pipeline.jobs;
 const crawl = crawlJob!;
 const publish = publishJob!;
 
-/** The environment variables of the sources' keys (core/source.ts `key.env`), each a repository secret of the same name. */
+/** The environment variables of the sources' keys (core/model/source.ts `key.env`), each a repository secret of the same name. */
 const sourceKeys = [...new Set(SOURCES.flatMap((s) => (s.key ? [s.key.env] : [])))].sort();
 
 describe("workflows", () => {

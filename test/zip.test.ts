@@ -6,7 +6,7 @@ import { crc32 } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { fromBufferPromise } from "yauzl";
 import { type HttpClient, type StreamResponse, UpstreamError } from "../core/http/types.ts";
-import { licenseById } from "../core/license.ts";
+import { licenseById } from "../core/model/license.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { creditsText, isStored, planZip, streamZip, type ZipPlan, ZipTooLargeError } from "../server/download/zip.ts";
 import { polyhaven } from "../sources/polyhaven.ts";

@@ -9,7 +9,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { BlockList, isIP } from "node:net";
-import { ipv6Words, wordsToIPv4 } from "../ip.ts";
+import { ipv6Words, wordsToIPv4 } from "./ip.ts";
 
 export class BlockedAddressError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { BROWSER_FILES, BROWSER_INDEX_FORMAT } from "../browser-index/format.ts";
 import { Asset } from "./asset.ts";
+import { BROWSER_FILES, BROWSER_INDEX_FORMAT } from "./browser-format.ts";
 
 /** What a browser shows of a result: the record's identity, where it lives and its licence. */
 export const BrowserRecord = Asset.pick({ id: true, provider: true, title: true, type: true, url: true, thumbnailUrl: true, author: true, license: true }).meta(

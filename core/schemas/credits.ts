@@ -1,11 +1,11 @@
 /**
  * The credits of a set of assets (`GET /v1/credits`, `asset-search credits`, the MCP tool
  * `get_credits`) and the licence summary of a lock (`asset-search licenses`): their options and
- * their JSON answers. core/credits.ts writes them.
+ * their JSON answers. core/model/credits.ts writes them.
  */
 import { z } from "zod";
 import { License } from "./asset.ts";
-import type { CliKind } from "./search-params.ts";
+import type { CliKind } from "./query.ts";
 
 export const CREDIT_FORMATS = ["md", "html", "txt", "json"] as const;
 export type CreditFormat = (typeof CREDIT_FORMATS)[number];

@@ -8,6 +8,5 @@ export * from "./lock.ts";
 export * from "./provider.ts";
 export * from "./query.ts";
 export * from "./search.ts";
-export * from "./search-params.ts";
 export * from "./search-stream.ts";
 export * from "./stats.ts";

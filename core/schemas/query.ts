@@ -1,5 +1,7 @@
 import { z } from "zod";
-import type { CliKind } from "./search-params.ts";
+
+/** How a parameter is given on the command line: a switch, one value, or values repeated or comma-separated. */
+export type CliKind = "switch" | "value" | "values";
 
 /** A query-string boolean: true/false/1/0/yes/no; anything else is refused with the value named. */
 export const booleanParam = (name: string) =>

@@ -1,5 +1,5 @@
 /**
- * Curated synonyms, expanded at query time (core/query-plan.ts) with a lower weight than the
+ * Curated synonyms, expanded at query time (core/relevance/query-plan.ts) with a lower weight than the
  * searcher's own words (SCORING.kinds.synonym), so a record holding the word itself still ranks
  * first. Entries are written as people type them: they go through the same analysis as queries and
  * records (folding, stemming, pairs written together), so plurals, capitals and "low-poly" versus

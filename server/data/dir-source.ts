@@ -7,7 +7,7 @@
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CURRENT_FILE, currentSet, INDEX_FILE, META_FILE, parseMeta, readSetFiles, SETS_DIR } from "../../core/published.ts";
+import { CURRENT_FILE, currentSet, INDEX_FILE, META_FILE, parseMeta, readSetFiles, SETS_DIR } from "../../core/publication/published.ts";
 import type { DataChange, DataSource } from "./follow.ts";
 
 /** `set`: the set in service when following starts (read before the data was loaded, so a later switch is seen). */

@@ -5,7 +5,7 @@
  * failure keeps the data in service, and is logged, counted and shown in /health.
  */
 import { Counter } from "prom-client";
-import { type IndexMeta, type Published, parseSetInTurns, type SetDocuments, type SetFiles } from "../../core/published.ts";
+import { type IndexMeta, type Published, parseSetInTurns, type SetDocuments, type SetFiles } from "../../core/publication/published.ts";
 import type { DataStatus } from "../../core/schemas/index.ts";
 import type { Metrics } from "../stats/metrics.ts";
 
@@ -101,7 +101,7 @@ export function followData(options: FollowOptions): DataFollower {
     try {
       const change = await source.poll();
       if (change) {
-        // Checked against the meta and built between requests (core/published.ts parseSetInTurns).
+        // Checked against the meta and built between requests (core/publication/published.ts parseSetInTurns).
         const next = await parseSetInTurns(change.files, change.meta, change.indexPath);
         // One synchronous step: a request sees the whole old set or the whole new one.
         Object.assign(published, next);

@@ -18,7 +18,16 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher, interceptors, request } from "undici";
 import type { Config } from "../../core/config.ts";
-import { checkFileInfo, INDEX_FILE, type IndexMeta, listedFile, META_FILE, PUBLICATION_VERSION, parseMeta, readSetFiles } from "../../core/published.ts";
+import {
+  checkFileInfo,
+  INDEX_FILE,
+  type IndexMeta,
+  listedFile,
+  META_FILE,
+  PUBLICATION_VERSION,
+  parseMeta,
+  readSetFiles,
+} from "../../core/publication/published.ts";
 import type { DataChange, DataSource } from "./follow.ts";
 
 /** A meta file is a few hundred bytes; anything this large is not one. */

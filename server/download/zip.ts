@@ -19,7 +19,7 @@
 import type { PassThrough, Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import { type HttpClient, UpstreamError } from "../../core/http/types.ts";
-import { attributionLine } from "../../core/license.ts";
+import { attributionLine } from "../../core/model/license.ts";
 import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
 import type { DownloadFailureReason, Metrics } from "../stats/metrics.ts";
 

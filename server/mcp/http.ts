@@ -18,9 +18,9 @@
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
-import { errorResponse, jsonResponse, rateLimitedResponses } from "../../core/openapi.ts";
 import { type AppDeps, publicBase } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { errorResponse, jsonResponse, rateLimitedResponses } from "../openapi.ts";
 
 /** Upper bound of one JSON-RPC request body. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;

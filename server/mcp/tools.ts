@@ -22,10 +22,10 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { writeCredits } from "../../core/credits.ts";
 import { UpstreamError } from "../../core/http/types.ts";
-import { attributionLine } from "../../core/license.ts";
-import { API_VERSION } from "../../core/openapi.ts";
+import { writeCredits } from "../../core/model/credits.ts";
+import { attributionLine } from "../../core/model/license.ts";
+import { type SearchArguments, searchArgumentShape } from "../../core/model/search-params.ts";
 import {
   AssetDetails,
   CreditsOptions,
@@ -35,14 +35,13 @@ import {
   FileSelection,
   LOCK_FILENAME,
   ProvidersResponse,
-  type SearchArguments,
   SearchResponse,
-  searchArgumentShape,
 } from "../../core/schemas/index.ts";
 import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
 import { planZip } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
+import { API_VERSION } from "../openapi.ts";
 import { getAsset as getIntoProject } from "../project/get.ts";
 import { localLibrary } from "../project/library.ts";
 import { readLock } from "../project/lock-file.ts";

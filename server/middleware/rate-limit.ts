@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { getRequestIP, type H3Event } from "h3";
 import type * as IORedis from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { clientPrefix } from "../../core/ip.ts";
+import { clientPrefix } from "../../core/http/ip.ts";
 import { ApiError } from "../errors.ts";
 
 const WINDOW_SECONDS = 60;

@@ -22,7 +22,7 @@ import { basename, dirname, join } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { UpstreamError } from "../../core/http/types.ts";
-import { attributionLine } from "../../core/license.ts";
+import { attributionLine } from "../../core/model/license.ts";
 import { type AssetFile, type DownloadResult, type FileParams, LOCK_FILENAME, type LockedAsset, type LockedOptions } from "../../core/schemas/index.ts";
 import { CREDITS_FILENAME, creditsText, planZip } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";

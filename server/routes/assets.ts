@@ -1,8 +1,8 @@
 /** `GET /v1/assets/{id}` and `/files`, and what `/download` (server/routes/download.ts) shares with them. */
 import type { H3Event } from "h3";
-import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses } from "../../core/openapi.ts";
 import { type AssetDetails, FileParams } from "../../core/schemas/index.ts";
 import { type AppDeps, publicBase } from "../context.ts";
+import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseQuery } from "../query.ts";
 import { type DetailsContext, fetchDetails, fileSelection, parseAssetId, selectAsset } from "../service/assets.ts";
 import { counted } from "../stats/hooks.ts";

@@ -1,8 +1,8 @@
 /** `GET /v1/credits`: the credits of assets by id, the same text `asset-search credits` writes from a lock. */
-import { CREDIT_MEDIA_TYPES, writeCredits } from "../../core/credits.ts";
-import { errorResponse, queryParameters, rateLimitedResponses } from "../../core/openapi.ts";
+import { CREDIT_MEDIA_TYPES, writeCredits } from "../../core/model/credits.ts";
 import { CreditsQuery } from "../../core/schemas/index.ts";
 import { publicBase } from "../context.ts";
+import { errorResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseQuery } from "../query.ts";
 import { creditablesOf } from "../service/credits.ts";
 import { NOT_CONFIGURED, SOURCE_FAILED } from "./assets.ts";

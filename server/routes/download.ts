@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import type { H3Event } from "h3";
-import { errorResponse, rateLimitedResponses } from "../../core/openapi.ts";
 import { type AppDeps, publicBase } from "../context.ts";
 import { creditsText, planZip, streamZip } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
+import { errorResponse, rateLimitedResponses } from "../openapi.ts";
 import { deliveryOf } from "../service/delivery.ts";
 import { counted } from "../stats/hooks.ts";
 import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedSelection, SOURCE_FAILED } from "./assets.ts";

@@ -1,18 +1,18 @@
 /**
  * `GET /v1/download`: several assets in one streamed zip, each in its folder as
- * `/v1/assets/{id}/download` lays it out, and one CREDITS.txt for all of them (core/credits.ts,
+ * `/v1/assets/{id}/download` lays it out, and one CREDITS.txt for all of them (core/model/credits.ts,
  * the text of `/v1/credits?format=txt`). The same size cap (over the whole zip), address guard and
  * rate limit as one asset's download; every asset is checked before the first byte.
  */
 import { Readable } from "node:stream";
 import type { H3Event } from "h3";
 import pLimit from "p-limit";
-import { writeCredits } from "../../core/credits.ts";
-import { errorResponse, queryParameters, rateLimitedResponses } from "../../core/openapi.ts";
+import { writeCredits } from "../../core/model/credits.ts";
 import { type FileParams, KitQuery } from "../../core/schemas/index.ts";
 import { type AppDeps, publicBase } from "../context.ts";
 import { planZip, streamKit, type ZipPlan } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
+import { errorResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseParams, parseQuery } from "../query.ts";
 import { parseAssetId, selectAsset } from "../service/assets.ts";
 import { deliveryOf } from "../service/delivery.ts";

@@ -4,10 +4,11 @@
  * Under `/v1/` they follow the API's rules (rate limit, and the key when one is set) like every
  * `/v1/*` path; the schemas, like `/catalog.json`, are open.
  */
-import { jsonSchemaDocument, rateLimitedResponses, schemaRef, staticFileResponses } from "../../core/openapi.ts";
-import { IndexMeta, META_FILE, PUBLISHED_FILES } from "../../core/published.ts";
+
+import { IndexMeta, META_FILE, PUBLISHED_FILES } from "../../core/publication/published.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { jsonSchemaDocument, rateLimitedResponses, schemaRef, staticFileResponses } from "../openapi.ts";
 import { DATA_CACHE, SCHEMA_CACHE, type StaticFile, serveFile } from "../static/file.ts";
 import { type PublicationFiles, publicationFiles } from "../static/publication.ts";
 import { PUBLISHED_SCHEMAS, type SchemaName, schemaFile } from "../static/schemas.ts";
@@ -26,7 +27,7 @@ export const servePublished =
     return serveFile(event, file, DATA_CACHE);
   };
 
-// IndexMeta is no component (it lives in core/published.ts, not core/schemas): inline, without the document's `$schema`.
+// IndexMeta is no component (it lives in core/publication/published.ts, not core/schemas): inline, without the document's `$schema`.
 const { $schema: _schema, ...indexMetaSchema } = jsonSchemaDocument(IndexMeta);
 
 export const publishedCatalogRoute = get(

@@ -5,11 +5,11 @@
  */
 import { Readable } from "node:stream";
 import type { H3Event } from "h3";
-import { errorResponse, rateLimitedResponses } from "../../core/openapi.ts";
 import type { AppDeps } from "../context.ts";
 import { capped, previewType, safeFilename } from "../download/raw-file.ts";
 import { planZip } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
+import { errorResponse, rateLimitedResponses } from "../openapi.ts";
 import { deliveryOf } from "../service/delivery.ts";
 import { counted } from "../stats/hooks.ts";
 import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedSelection, SOURCE_FAILED } from "./assets.ts";

@@ -4,9 +4,9 @@
  * their operations.
  */
 import type { H3Event } from "h3";
-import type { Endpoint } from "../../core/openapi.ts";
 import type { AppDeps } from "../context.ts";
 import type { Quota } from "../middleware/rate-limit.ts";
+import type { Endpoint } from "../openapi.ts";
 
 /**
  * Which of the API's rules apply to a route, kept in its meta so that protection follows the route

@@ -7,7 +7,8 @@
  */
 import { EventStream, type H3Event } from "h3";
 import type { z } from "zod";
-import type { SEARCH_STREAM_EVENTS, SearchParams, SearchStreamEventName } from "../../core/schemas/index.ts";
+import type { SearchParams } from "../../core/model/search-params.ts";
+import type { SEARCH_STREAM_EVENTS, SearchStreamEventName } from "../../core/schemas/index.ts";
 import type { AppDeps } from "../context.ts";
 import { prepareSearch } from "../service/search.ts";
 import { countSearch } from "../stats/hooks.ts";
@@ -34,7 +35,7 @@ export function streamSearch(event: H3Event, deps: AppDeps, params: SearchParams
   const send = <N extends SearchStreamEventName>(name: N, data: z.output<(typeof SEARCH_STREAM_EVENTS)[N]>) =>
     void stream.push({ event: name, data: JSON.stringify(data) });
   // The client going away (the request's signal, or the stream closing under it) ends the search:
-  // its live sources' requests are aborted (core/search.ts searchLiveSources, core/time-box.ts).
+  // its live sources' requests are aborted (core/search/search.ts searchLiveSources, core/time-box.ts).
   const gone = new AbortController();
   const leave = () => gone.abort(new DOMException("the client closed the search stream", "AbortError"));
   event.req.signal?.addEventListener("abort", leave, { once: true });

@@ -1,14 +1,14 @@
-import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses, withEventStream } from "../../core/openapi.ts";
-import { SearchParams } from "../../core/schemas/index.ts";
-import { searchJson } from "../../core/search-json.ts";
+import { SearchParams } from "../../core/model/search-params.ts";
+import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses, withEventStream } from "../openapi.ts";
 import { parseQuery } from "../query.ts";
+import { searchJson } from "../search-json.ts";
 import { runSearch } from "../service/search.ts";
 import { countSearch } from "../stats/hooks.ts";
 import { API, get } from "./route.ts";
 import { streamSearch, wantsEventStream } from "./search-stream.ts";
 
 const LISTED_AT = "see /v1/providers for the ids";
-/** The content type h3 gives an answer it writes as JSON itself; this route writes its own (core/search-json.ts). */
+/** The content type h3 gives an answer it writes as JSON itself; this route writes its own (server/search-json.ts). */
 const JSON_CONTENT_TYPE = "application/json;charset=UTF-8";
 
 export const searchRoute = get(

@@ -1,5 +1,5 @@
 /** The source sites: their list and the daily census (`/v1/catalog`, and as static files). */
-import { jsonResponse, rateLimitedResponses, schemaRef, staticFileResponses } from "../../core/openapi.ts";
+import { jsonResponse, rateLimitedResponses, schemaRef, staticFileResponses } from "../openapi.ts";
 import { catalog, listLicenses, listProviders } from "../service/sources.ts";
 import { servePublished } from "./publication.ts";
 import { API, get, OPEN } from "./route.ts";

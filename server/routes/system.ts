@@ -1,8 +1,8 @@
 /** The health check (liveness) and the readiness check. */
 import type { H3Event } from "h3";
-import { jsonResponse } from "../../core/openapi.ts";
 import type { Readiness } from "../../core/schemas/index.ts";
 import type { AppDeps } from "../context.ts";
+import { jsonResponse } from "../openapi.ts";
 import { get, HEALTH } from "./route.ts";
 
 /** Up, and the published data's source and age (the server keeps answering from older data when a new one fails). */

@@ -3,8 +3,9 @@
  * operation. server/app.ts registers it with h3 and answers from it the methods and paths it does
  * not hold; `/openapi.json` is its operations; test/readme.test.ts holds README.md's table to it.
  */
-import { buildOpenApi, jsonResponse } from "../../core/openapi.ts";
+
 import { mcpMethodNotAllowed, mcpOperation, mcpRoute } from "../mcp/http.ts";
+import { buildOpenApi, jsonResponse } from "../openapi.ts";
 import { createStatsRoute, statsOpenApiPaths } from "../stats/route.ts";
 import { assetRoute, filesRoute } from "./assets.ts";
 import { creditsRoute } from "./credits.ts";

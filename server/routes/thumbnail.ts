@@ -1,7 +1,8 @@
 /** `GET /v1/assets/{id}/thumbnail`: the asset's thumbnail from this origin, resized, as WebP (server/service/thumbnails.ts). */
-import { errorResponse, queryParameters, rateLimitedResponses } from "../../core/openapi.ts";
+
 import { ThumbnailParams } from "../../core/schemas/index.ts";
 import { publicBase } from "../context.ts";
+import { errorResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseQuery } from "../query.ts";
 import { parseAssetId } from "../service/assets.ts";
 import { createThumbnails } from "../service/thumbnails.ts";

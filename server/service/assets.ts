@@ -4,9 +4,9 @@
  * `/files` and `/download` and by the MCP tool `get_asset` (server/mcp/tools.ts).
  */
 import { UpstreamError } from "../../core/http/types.ts";
+import { selectFiles } from "../../core/model/selection.ts";
+import type { Source } from "../../core/model/source.ts";
 import type { AssetDetails, AssetFile, FileParams, FileSelection } from "../../core/schemas/index.ts";
-import { selectFiles } from "../../core/selection.ts";
-import type { Source } from "../../core/source.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 

@@ -1,10 +1,10 @@
 /**
  * The credits of assets named by id: `GET /v1/credits` and the MCP tool `get_credits`. Each id's
- * details come from its source (as `/v1/assets/{id}`); the text is core/credits.ts's, the same
+ * details come from its source (as `/v1/assets/{id}`); the text is core/model/credits.ts's, the same
  * the command line writes from a lock.
  */
 import pLimit from "p-limit";
-import type { Creditable } from "../../core/credits.ts";
+import type { Creditable } from "../../core/model/credits.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { type DetailsContext, fetchDetails, parseAssetId } from "./assets.ts";

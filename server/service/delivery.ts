@@ -1,5 +1,5 @@
+import type { Source } from "../../core/model/source.ts";
 import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
-import type { Source } from "../../core/source.ts";
 
 /** How a selection is delivered: the source's page only, nothing matching, one redirect, or a zip. */
 export type Delivery = { kind: "page" } | { kind: "none" } | { kind: "redirect"; file: AssetFile } | { kind: "zip"; files: AssetFile[] };

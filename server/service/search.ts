@@ -3,8 +3,9 @@
  * `search_assets` (server/mcp/tools.ts) and `asset-search search` (cli/main.ts).
  */
 
-import { type SearchArguments, SearchParams, type SearchResponse } from "../../core/schemas/index.ts";
-import { type SearchDeps, type SearchObserver, type SearchOptions, searchAll } from "../../core/search.ts";
+import { type SearchArguments, SearchParams } from "../../core/model/search-params.ts";
+import type { SearchResponse } from "../../core/schemas/index.ts";
+import { type SearchDeps, type SearchObserver, type SearchOptions, searchAll } from "../../core/search/search.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams, queryValues } from "../query.ts";

@@ -3,9 +3,9 @@
  * census of what they hold (`/v1/catalog`, `/catalog.json`), and the licences they publish under
  * (`/v1/licenses`).
  */
-import { LICENSES, licenseFamily, licenseKey } from "../../core/license.ts";
+import { LICENSES, licenseFamily, licenseKey } from "../../core/model/license.ts";
+import { toProvider } from "../../core/model/source.ts";
 import type { Catalog, LicensesResponse, Provider } from "../../core/schemas/index.ts";
-import { toProvider } from "../../core/source.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 

@@ -3,9 +3,10 @@
  * index.json.gz and index.meta.json, the same names and formats as the pipeline's folder, so a
  * reader or another server can follow this server as it follows GitHub Pages.
  */
-import { buildMeta, countsOf } from "../../core/publication-meta.ts";
-import { type IndexMeta, PUBLISHED_FILES, type Published } from "../../core/published.ts";
-import type { AssetIndex } from "../../core/search-index.ts";
+
+import type { AssetIndex } from "../../core/index/search-index.ts";
+import { buildMeta, countsOf } from "../../core/publication/meta.ts";
+import { type IndexMeta, PUBLISHED_FILES, type Published } from "../../core/publication/published.ts";
 import { type StaticFile, staticFile } from "./file.ts";
 
 export interface PublicationFiles {
@@ -23,8 +24,8 @@ const jsonBytes = (value: unknown) => new TextEncoder().encode(`${JSON.stringify
 /**
  * What the live set's index.meta.json says, computed from the bytes this server serves (their
  * sizes and sha256, so a reader can check them) by the pipeline's own builder
- * (core/publication-meta.ts), until the set carries its own meta file.
- * The one place to switch to that file when core/published.ts loads it.
+ * (core/publication/meta.ts), until the set carries its own meta file.
+ * The one place to switch to that file when core/publication/published.ts loads it.
  */
 export function liveIndexMeta(index: AssetIndex, files: Record<string, StaticFile>): IndexMeta {
   const infos = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, { bytes: file.identity.body.length, sha256: file.sha256 }]));

@@ -3,10 +3,10 @@
  * the zod schemas the pipeline writes them with and the server reads them with.
  */
 import type { z } from "zod";
-import { jsonSchemaDocument } from "../../core/openapi.ts";
-import { IndexMeta } from "../../core/published.ts";
+import { IndexMeta } from "../../core/publication/published.ts";
 import { BrowserIndexMeta, BrowserRecord } from "../../core/schemas/browser-index.ts";
 import { Asset, AssetsLock, Catalog, CatalogHistory } from "../../core/schemas/index.ts";
+import { jsonSchemaDocument } from "../openapi.ts";
 import { type StaticFile, staticFile } from "./file.ts";
 
 /**

@@ -11,10 +11,10 @@
  * source that has been reached.
  */
 import type { H3Event } from "h3";
-import { jsonResponse, rateLimitedResponses } from "../../core/openapi.ts";
+import type { Source } from "../../core/model/source.ts";
 import type { ProviderHealth, Stats } from "../../core/schemas/index.ts";
-import type { Source } from "../../core/source.ts";
 import type { AppDeps } from "../context.ts";
+import { jsonResponse, rateLimitedResponses } from "../openapi.ts";
 import { PrometheusUnavailable, readPrometheus } from "./prometheus.ts";
 import { health } from "./usage.ts";
 

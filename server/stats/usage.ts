@@ -11,7 +11,7 @@
  * - GET /v1/assets/{id} → `assetView()`; GET /v1/assets/{id}/download (302 or zip) → `download()`
  * - GET /v1/assets/{id}/raw/{path} → `preview()`
  * - GET / → `pageView()`
- * - every live source asked by a search (core/search.ts `onSourceResult`) → `sourceResult(report)`
+ * - every live source asked by a search (core/search/search.ts `onSourceResult`) → `sourceResult(report)`
  */
 import { ASSET_TYPES, type ProviderHealth, type ProviderReport, type Ranked, type UsageWindow } from "../../core/schemas/index.ts";
 import { asClientFamily, type ClientFamily } from "./client-family.ts";

@@ -3,9 +3,10 @@
  * SourceIo (fetches bound to the call's signal), every error leaving them becomes a SourceError
  * that names the source once, and the census gets its header (id, name, homepage, countedAt).
  */
+
+import type * as Contract from "../../core/model/source.ts";
+import { toSourceError } from "../../core/model/source-error.ts";
 import type { SourceCensus } from "../../core/schemas/index.ts";
-import type * as Contract from "../../core/source.ts";
-import { toSourceError } from "../../core/source-error.ts";
 import { type SourceIo, sourceIo } from "./fetch.ts";
 
 /** A census as an adapter counts it; the header comes from the source's facts. */

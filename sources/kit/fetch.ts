@@ -4,8 +4,8 @@
  */
 import type { z } from "zod";
 import type { TextResponse } from "../../core/http/types.ts";
-import type { SourceContext } from "../../core/source.ts";
-import { SourceError } from "../../core/source-error.ts";
+import type { SourceContext } from "../../core/model/source.ts";
+import { SourceError } from "../../core/model/source-error.ts";
 
 type Headers = Record<string, string>;
 

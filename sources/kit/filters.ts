@@ -2,9 +2,9 @@
  * Turning a search's filters into a site's own parameters. A filter goes upstream whole or not at
  * all: a site asked for only some of the wanted values would silently narrow the answer, so when
  * one value has no upstream form the parameter is left out and the search filters the listings
- * (core/filters.ts) instead.
+ * (core/model/filters.ts) instead.
  */
-import { licenseFamily } from "../../core/license.ts";
+import { licenseFamily } from "../../core/model/license.ts";
 
 /** Every value mapped, or undefined when there is nothing to map or one value has no upstream form. */
 export function mapAll<T>(values: readonly string[] | undefined, map: (value: string) => T | undefined): T[] | undefined {

@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import { SourceError, toSourceError } from "../../core/source-error.ts";
+import { SourceError, toSourceError } from "../../core/model/source-error.ts";
 
 /**
  * What a crawl adds from each item's own page, four at a time (polite to the site); a page that fails gives undefined (its item

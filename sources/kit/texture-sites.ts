@@ -1,7 +1,7 @@
 /** Helpers of the CC0 texture-site sources (ambientCG, cgbookcase, ShareTextures, 3DTextures, TextureCan). */
-import { licenseById } from "../../core/license.ts";
+import { licenseById } from "../../core/model/license.ts";
+import type { SourceMeta, SourceQuery } from "../../core/model/source.ts";
 import type { Asset } from "../../core/schemas/index.ts";
-import type { SourceMeta, SourceQuery } from "../../core/source.ts";
 import type { SourceIo } from "./fetch.ts";
 import { leadingPages, pageWindow } from "./page-window.ts";
 

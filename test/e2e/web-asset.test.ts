@@ -218,7 +218,7 @@ describe("the asset view in Chromium", () => {
       arguments: { id: MODEL, format: "jpg", resolution: "1k", maps: ["diffuse", "normal_gl", "metalness", "arm"] },
     });
 
-    // Copy credit, as plain text and as Markdown: the lines of GET /v1/credits (core/credits.ts).
+    // Copy credit, as plain text and as Markdown: the lines of GET /v1/credits (core/model/credits.ts).
     const credit = dialog.locator(".credit");
     await credit.getByRole("button", { name: "Copy credit" }).click();
     await expect.poll(() => credit.getByRole("status").innerText()).toBe("Copied");

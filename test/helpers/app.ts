@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type H3, toNodeHandler } from "h3";
-import { BreakerRegistry } from "../../core/circuit-breaker.ts";
-import { AssetIndex } from "../../core/search-index.ts";
-import type { Source } from "../../core/source.ts";
+import { AssetIndex } from "../../core/index/search-index.ts";
+import type { Source } from "../../core/model/source.ts";
+import { BreakerRegistry } from "../../core/search/circuit-breaker.ts";
 import { buildCatalog } from "../../pipeline/catalog.ts";
 import { addPoint, historyPoint } from "../../pipeline/history.ts";
 import { createApp } from "../../server/app.ts";

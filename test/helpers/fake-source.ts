@@ -1,6 +1,6 @@
+import type { IndexedSource, LiveSource } from "../../core/model/source.ts";
+import { SourceError } from "../../core/model/source-error.ts";
 import type { Asset } from "../../core/schemas/index.ts";
-import type { IndexedSource, LiveSource } from "../../core/source.ts";
-import { SourceError } from "../../core/source-error.ts";
 
 /**
  * Synthetic live sources for the fan-out: each asks one URL of its own through the real client,

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { carries, FILTER_KEYS, type FilterKey } from "../../core/filters.ts";
+import { carries, FILTER_KEYS, type FilterKey } from "../../core/model/filters.ts";
 import type { Asset } from "../../core/schemas/index.ts";
 
 /**

@@ -1,8 +1,8 @@
-import { BreakerRegistry } from "../../core/circuit-breaker.ts";
 import type { HttpClient } from "../../core/http/types.ts";
+import { AssetIndex } from "../../core/index/search-index.ts";
+import type { Source } from "../../core/model/source.ts";
 import type { AssetDetails } from "../../core/schemas/index.ts";
-import { AssetIndex } from "../../core/search-index.ts";
-import type { Source } from "../../core/source.ts";
+import { BreakerRegistry } from "../../core/search/circuit-breaker.ts";
 import { createApp } from "../../server/app.ts";
 import { createUsage } from "../../server/stats/usage.ts";
 import { fakeSource } from "./fake-source.ts";

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PUBLISHED_FILES } from "../../core/published.ts";
+import { PUBLISHED_FILES } from "../../core/publication/published.ts";
 import { publishSet } from "../../pipeline/publish.ts";
 
 const [dataDir, prepared, builtAt] = process.argv.slice(2) as [string, string, string];

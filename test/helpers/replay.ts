@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../core/config.ts";
 import { ReplayDispatcher } from "../../core/http/replay.ts";
-import { createRuntime, type Runtime } from "../../core/runtime.ts";
-import type { SourceContext } from "../../core/source.ts";
+import { createRuntime, type Runtime } from "../../core/model/runtime.ts";
+import type { SourceContext } from "../../core/model/source.ts";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 

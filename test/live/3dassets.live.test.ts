@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
-import { createRuntime } from "../../core/runtime.ts";
+import { createRuntime } from "../../core/model/runtime.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { threeDAssets } from "../../sources/3dassets.ts";
 import { sourceQuery } from "../helpers/query.ts";

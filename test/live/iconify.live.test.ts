@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
-import { createRuntime } from "../../core/runtime.ts";
+import { createRuntime } from "../../core/model/runtime.ts";
 import { Asset, AssetDetails } from "../../core/schemas/index.ts";
 import { iconify } from "../../sources/iconify.ts";
 

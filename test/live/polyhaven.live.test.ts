@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
-import { createRuntime } from "../../core/runtime.ts";
+import { createRuntime } from "../../core/model/runtime.ts";
+import { selectFiles } from "../../core/model/selection.ts";
 import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
-import { selectFiles } from "../../core/selection.ts";
 import { polyhaven } from "../../sources/polyhaven.ts";
 
 // Hits the real Poly Haven API through the real client. Runs only with LIVE=1.

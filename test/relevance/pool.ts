@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { loadPublished } from "../../core/published.ts";
+import type { Source } from "../../core/model/source.ts";
+import { loadPublished } from "../../core/publication/published.ts";
 import type { Asset, AssetType } from "../../core/schemas/index.ts";
-import type { Source } from "../../core/source.ts";
 import { SOURCES } from "../../sources/index.ts";
 import { NOW } from "../helpers/app.ts";
 import { sourceQuery } from "../helpers/query.ts";

@@ -1,6 +1,6 @@
 /**
  * "Copy credit": the asset's credit line in the form the person picks (plain text, HTML, Markdown),
- * ready to paste. The lines are the server's (`GET /v1/credits`, core/credits.ts), the same words
+ * ready to paste. The lines are the server's (`GET /v1/credits`, core/model/credits.ts), the same words
  * the command line's credits file and the MCP tool write for the asset.
  */
 import { useEffect, useId, useState } from "preact/hooks";

@@ -1,4 +1,4 @@
-/** Texture map roles (the names core/selection.ts gives them) as people read them; a name not listed is shown as the site wrote it. */
+/** Texture map roles (the names core/model/selection.ts gives them) as people read them; a name not listed is shown as the site wrote it. */
 const NAMES: Record<string, string> = {
   diffuse: "Diffuse (colour)",
   normal_gl: "Normal (OpenGL)",

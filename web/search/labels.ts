@@ -1,5 +1,7 @@
 /** The words the search page uses for the API's values: asset types, sorts, how a source is searched, why one was skipped. */
-import type { AssetType, Provider, SearchParams } from "../../core/schemas/index.ts";
+
+import type { SearchParams } from "../../core/model/search-params.ts";
+import type { AssetType, Provider } from "../../core/schemas/index.ts";
 
 /** One and many of each type; keyed by the schema's type, so a new type fails the typecheck until it has words. */
 export const TYPE_NAMES: Record<AssetType, { one: string; many: string }> = {
@@ -30,7 +32,7 @@ export const MODE_NAMES: Record<NonNullable<Provider["mode"]>, string> = {
 
 /**
  * Why a source sat this search out, in plain words. The reasons are the server's own sentences
- * (core/search.ts, core/filters.ts), never a source's: those naming a key or a filter parameter are
+ * (core/search/search.ts, core/model/filters.ts), never a source's: those naming a key or a filter parameter are
  * said again for people, any other is shown as written.
  */
 export function skipWhy(reason: string | undefined): string {

@@ -3,9 +3,9 @@
  * `page` (how many pages are shown) and `asset` (an asset open over the results). Every change is
  * a new address written from the current one, so Back and Forward step through searches.
  */
-import type { SearchParamName } from "../../core/schemas/index.ts";
+import type { SearchParamName } from "../../core/model/search-params.ts";
 
-/** Results per page: the API's default limit, and the per-source offset step (core/schemas/search-params.ts). */
+/** Results per page: the API's default limit, and the per-source offset step (core/model/search-params.ts). */
 export const PAGE_SIZE = 24;
 
 /** The API's parameters the address carries, in the order the page writes them; the rest of the API's are the page's own business (paging, facets). */
@@ -56,7 +56,7 @@ export function readAddress(url: URL): SearchAddress {
   return { key: q || filtered ? api.toString() : undefined, q, pages, asset: url.searchParams.get("asset") ?? undefined };
 }
 
-/** The API's largest `limit` (core/schemas/search-params.ts). */
+/** The API's largest `limit` (core/model/search-params.ts). */
 const MAX_LIMIT = 100;
 
 /**

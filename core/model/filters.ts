@@ -3,9 +3,10 @@
  * reads (so a source that publishes no such field is skipped, never answered wrongly), and the
  * orders of `sort`. The index, the live sources' answers and the facets all go through here.
  */
+
+import type { Asset, License } from "../schemas/index.ts";
+import { fold } from "../text/words.ts";
 import { LICENSES, licenseFamily } from "./license.ts";
-import type { Asset, License } from "./schemas/index.ts";
-import { fold } from "./text/words.ts";
 
 /** Validated filters of one search; an absent one does not narrow. */
 export interface SearchFilters {

@@ -1,16 +1,16 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { CorpusStats } from "./bm25.ts";
-import { type BrowserIndexOptions, writeBrowserIndex } from "./browser-index/write.ts";
-import type { FilterKey } from "./filters.ts";
-import { FileStore, POSTINGS_ROW, writeIndexFile } from "./index-file.ts";
-import { type ColumnName, type IndexStore, MemoryStore } from "./index-store.ts";
-import { BROWSE_MATCH, type DocMatch, keeps, MatchTable, NO_MATCH, wordWeights } from "./match.ts";
-import { planQuery, type QueryPlan } from "./query-plan.ts";
-import { orderKey } from "./ranking.ts";
-import type { BrowserIndexMeta } from "./schemas/browser-index.ts";
-import type { Asset, AssetType } from "./schemas/index.ts";
-import { type TermUse, termTable } from "./term-table.ts";
-import { isWished, type TypeWish, typeWish } from "./type-match.ts";
+import type { FilterKey } from "../model/filters.ts";
+import type { CorpusStats } from "../relevance/bm25.ts";
+import { BROWSE_MATCH, type DocMatch, keeps, MatchTable, NO_MATCH, wordWeights } from "../relevance/match.ts";
+import { planQuery, type QueryPlan } from "../relevance/query-plan.ts";
+import { orderKey } from "../relevance/ranking.ts";
+import { type TermUse, termTable } from "../relevance/term-table.ts";
+import { isWished, type TypeWish, typeWish } from "../relevance/type-match.ts";
+import type { BrowserIndexMeta } from "../schemas/browser-index.ts";
+import type { Asset, AssetType } from "../schemas/index.ts";
+import { type BrowserIndexOptions, writeBrowserIndex } from "./browser/write.ts";
+import { FileStore, POSTINGS_ROW, writeIndexFile } from "./file.ts";
+import { type ColumnName, type IndexStore, MemoryStore } from "./store.ts";
 
 export interface IndexFilter {
   providers?: ReadonlySet<string>;
@@ -19,7 +19,7 @@ export interface IndexFilter {
   packProviders?: ReadonlySet<string>;
   free?: boolean;
   downloadable?: boolean;
-  /** Any further condition (the search's filters, core/filters.ts): it reads the record. */
+  /** Any further condition (the search's filters, core/model/filters.ts): it reads the record. */
   keep?: (asset: Asset) => boolean;
 }
 
@@ -30,7 +30,7 @@ export interface IndexHit {
 
 /**
  * How many postings of a term a bounded search reads per source: the source's best for the term
- * (core/index-store.ts Postings), two rows of an index file. Past it a broad word over a large
+ * (core/index/store.ts Postings), two rows of an index file. Past it a broad word over a large
  * index would cost a search more than the page it fills; below it (every term of the embedded
  * catalogue) nothing changes.
  */
@@ -93,14 +93,14 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
     passesInSource,
     passes: (doc: number): boolean => sourceOk[provider.codes[doc]!]! && passesInSource(doc),
     wished: wishedDoc,
-    /** core/ranking.ts typeScore, from the columns. */
+    /** core/relevance/ranking.ts typeScore, from the columns. */
     typeScore: (doc: number): number => (wish.types.size === 0 || wishedDoc(doc) ? 1 : 0),
   };
 }
 
 /**
  * The hits of one search: document numbers, their matches' slots and their keys in the one index
- * ranking (core/ranking.ts orderKey). Records are read only for the hits asked for, so a broad
+ * ranking (core/relevance/ranking.ts orderKey). Records are read only for the hits asked for, so a broad
  * query over a large index costs its postings, not its records.
  */
 export class IndexResult {
@@ -108,7 +108,7 @@ export class IndexResult {
   private slots = new Int32Array(64);
   private keys = new Float64Array(64);
   private size = 0;
-  /** Hits holding every required word: whether typos are worth a look (core/query-plan.ts gateTypos). */
+  /** Hits holding every required word: whether typos are worth a look (core/relevance/query-plan.ts gateTypos). */
   complete = 0;
   /** Codes of the sources some term's postings were cut for (a bounded search). */
   readonly cut = new Set<number>();
@@ -205,8 +205,8 @@ export class IndexResult {
 }
 
 /**
- * The index of the indexed sources over a store (core/index-store.ts): records held in memory, or
- * an index file read in place (core/index-file.ts). Both hold the same terms, postings and
+ * The index of the indexed sources over a store (core/index/store.ts): records held in memory, or
+ * an index file read in place (core/index/file.ts). Both hold the same terms, postings and
  * statistics text relevance reads (CorpusStats), so a search ranks alike on either.
  */
 export class AssetIndex implements CorpusStats {
@@ -259,12 +259,12 @@ export class AssetIndex implements CorpusStats {
     return gzipSync(Buffer.concat(pieces));
   }
 
-  /** Writes the browser index (core/browser-index/write.ts) of this index into `dir`. */
+  /** Writes the browser index (core/index/browser/write.ts) of this index into `dir`. */
   writeBrowserIndex(dir: string, options?: BrowserIndexOptions): BrowserIndexMeta {
     return writeBrowserIndex(this.store, dir, options);
   }
 
-  /** Writes the index file (core/index-file.ts) of this index at `path`. */
+  /** Writes the index file (core/index/file.ts) of this index at `path`. */
   write(path: string): void {
     writeIndexFile(path, this.memoryStore());
   }
@@ -304,7 +304,7 @@ export class AssetIndex implements CorpusStats {
     return this.store.records();
   }
 
-  /** How many records hold each value of a column (core/index-store.ts COLUMNS): per source, per licence. */
+  /** How many records hold each value of a column (core/index/store.ts COLUMNS): per source, per licence. */
   countBy(column: ColumnName): ReadonlyMap<string, number> {
     let counts = this.counted.get(column);
     if (!counts) {
@@ -317,7 +317,7 @@ export class AssetIndex implements CorpusStats {
     return counts;
   }
 
-  /** The sources of which some record carries the field `key` reads (core/filters.ts). */
+  /** The sources of which some record carries the field `key` reads (core/model/filters.ts). */
   sourcesCarrying(key: FilterKey): ReadonlySet<string> {
     let sources = this.carrying.get(key);
     if (!sources) {

@@ -1,11 +1,11 @@
 import SearchableMap from "minisearch/SearchableMap";
-import { type CorpusStats, fieldSaturation } from "./bm25.ts";
-import { carries, FILTER_KEYS, type FilterKey } from "./filters.ts";
-import { licenseKey } from "./license.ts";
-import { compareTies } from "./ranking.ts";
-import type { Asset } from "./schemas/index.ts";
-import { type Vocabulary, vocabularyOf } from "./term-table.ts";
-import { analyze, FIELDS } from "./text/analyze.ts";
+import { carries, FILTER_KEYS, type FilterKey } from "../model/filters.ts";
+import { licenseKey } from "../model/license.ts";
+import { type CorpusStats, fieldSaturation } from "../relevance/bm25.ts";
+import { compareTies } from "../relevance/ranking.ts";
+import { type Vocabulary, vocabularyOf } from "../relevance/term-table.ts";
+import type { Asset } from "../schemas/index.ts";
+import { analyze, FIELDS } from "../text/analyze.ts";
 
 /** Documents holding a term and, for each, the term's weighted field saturation there (query-independent, so computed once). */
 export interface PostingsPiece {
@@ -53,7 +53,7 @@ export interface Column {
 export type Columns = Record<ColumnName, Column>;
 
 /**
- * A built index, wherever it lives (in memory, or an index file read in place: core/index-file.ts).
+ * A built index, wherever it lives (in memory, or an index file read in place: core/index/file.ts).
  * Documents are numbered in tie order (compareTies): equal keys of the ranking fall back on the number.
  */
 export interface IndexStore extends CorpusStats {

@@ -1,7 +1,7 @@
 /**
  * Searches a publication's browser index from a page (bundled as `<base>/v1/browser/search.js` by
  * `npm run publication`; nothing here needs Node). A query is read as the server reads it
- * (core/query-plan.ts: its words stemmed, adjacent words written together, synonyms; type words
+ * (core/relevance/query-plan.ts: its words stemmed, adjacent words written together, synonyms; type words
  * not required), each term is looked up in the one shard holding it, and the documents are ranked
  * by text as the server's index ranks them: those holding every required word first, then those
  * holding most of them, each by the sum over its terms of the match's weight (SCORING.kinds) times
@@ -9,10 +9,10 @@
  * of the page shown are fetched. Shards are kept once fetched.
  */
 
-import { planQuery } from "../query-plan.ts";
-import type { BrowserIndexMeta, BrowserRecord } from "../schemas/browser-index.ts";
-import { SCORING } from "../scoring.ts";
-import { BROWSER_DIR, BROWSER_INDEX_FORMAT, recordShardFile, type TermEntry, termShardFile } from "./format.ts";
+import { planQuery } from "../../relevance/query-plan.ts";
+import { SCORING } from "../../relevance/scoring.ts";
+import { BROWSER_DIR, BROWSER_INDEX_FORMAT, recordShardFile, type TermEntry, termShardFile } from "../../schemas/browser-format.ts";
+import type { BrowserIndexMeta, BrowserRecord } from "../../schemas/browser-index.ts";
 
 export interface BrowserHit {
   record: BrowserRecord;

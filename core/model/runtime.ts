@@ -1,7 +1,7 @@
-import type { Config } from "./config.ts";
-import { createHttpClient } from "./http/client.ts";
-import { ReplayDispatcher } from "./http/replay.ts";
-import type { HttpClient } from "./http/types.ts";
+import type { Config } from "../config.ts";
+import { createHttpClient } from "../http/client.ts";
+import { ReplayDispatcher } from "../http/replay.ts";
+import type { HttpClient } from "../http/types.ts";
 import type { SourceContext } from "./source.ts";
 
 /** What the server, the pipeline and the CLI share: the config, the one HTTP client, a clock. */

@@ -1,7 +1,6 @@
 import pLimit from "p-limit";
-import type { BreakerRegistry } from "./circuit-breaker.ts";
-import { dedupe, type Listing } from "./dedupe.ts";
-import { countFacets } from "./facets.ts";
+import { UpstreamError } from "../http/types.ts";
+import { type AssetIndex, BEST_POSTINGS_PER_SOURCE, type IndexHit } from "../index/search-index.ts";
 import {
   activeFilters,
   asked,
@@ -13,17 +12,19 @@ import {
   type SearchFilters,
   type Sort,
   sortHits,
-} from "./filters.ts";
-import { UpstreamError } from "./http/types.ts";
-import { gateTypos, planQuery, type QueryPlan } from "./query-plan.ts";
-import { type RankCandidate, rank } from "./ranking.ts";
-import type { Runtime } from "./runtime.ts";
-import type { Asset, ProviderReport, SearchParams, SearchResponse, SearchStreamIndex, SearchStreamSource } from "./schemas/index.ts";
-import { type AssetIndex, BEST_POSTINGS_PER_SOURCE, type IndexHit } from "./search-index.ts";
-import type { IndexedSource, LiveSource, Source, SourceQuery } from "./source.ts";
-import { toSourceError } from "./source-error.ts";
-import { timeBox } from "./time-box.ts";
-import { expandTypes, type TypeWish, typeWish } from "./type-match.ts";
+} from "../model/filters.ts";
+import type { Runtime } from "../model/runtime.ts";
+import type { SearchParams } from "../model/search-params.ts";
+import type { IndexedSource, LiveSource, Source, SourceQuery } from "../model/source.ts";
+import { toSourceError } from "../model/source-error.ts";
+import { dedupe, type Listing } from "../relevance/dedupe.ts";
+import { gateTypos, planQuery, type QueryPlan } from "../relevance/query-plan.ts";
+import { type RankCandidate, rank } from "../relevance/ranking.ts";
+import { expandTypes, type TypeWish, typeWish } from "../relevance/type-match.ts";
+import type { Asset, ProviderReport, SearchResponse, SearchStreamIndex, SearchStreamSource } from "../schemas/index.ts";
+import { timeBox } from "../time-box.ts";
+import type { BreakerRegistry } from "./circuit-breaker.ts";
+import { countFacets } from "./facets.ts";
 
 export interface SearchDeps {
   sources: readonly Source[];

@@ -3,8 +3,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { z } from "zod";
-import { Catalog, CatalogHistory } from "./schemas/index.ts";
-import { AssetIndex } from "./search-index.ts";
+import { AssetIndex } from "../index/search-index.ts";
+import { Catalog, CatalogHistory } from "../schemas/index.ts";
 
 /** The static files the pipeline publishes, loaded once at start. */
 export interface Published {
@@ -19,7 +19,7 @@ export interface Published {
 export const PUBLISHED_FILES = { catalog: "catalog.json", history: "catalog-history.json", index: "index.json.gz" } as const;
 
 /**
- * The server's index file (core/index-file.ts), next to `index.json.gz` in the sets written since
+ * The server's index file (core/index/file.ts), next to `index.json.gz` in the sets written since
  * it exists: the same index, read in place. `index.json.gz` stays the portable, browser-sized form.
  */
 export const INDEX_FILE = "index.db";

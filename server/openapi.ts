@@ -7,7 +7,7 @@
  * helpers below, and passed in as `endpoints`.
  */
 import { z } from "zod";
-import * as schemas from "./schemas/index.ts";
+import * as schemas from "../core/schemas/index.ts";
 
 type Json = Record<string, unknown>;
 

@@ -1,10 +1,10 @@
 import SearchableMap from "minisearch/SearchableMap";
+import type { Asset } from "../schemas/index.ts";
+import { type AnalyzedDoc, analyze } from "../text/analyze.ts";
 import { type CorpusStats, FIELD_WEIGHT_SUM, fieldSaturation, idf } from "./bm25.ts";
 import type { QueryPlan } from "./query-plan.ts";
-import type { Asset } from "./schemas/index.ts";
 import { SCORING } from "./scoring.ts";
 import { type MatchKind, type TermTable, type TermUse, termTable, vocabularyOf } from "./term-table.ts";
-import { type AnalyzedDoc, analyze } from "./text/analyze.ts";
 
 /** How well one asset matches a query; results are ordered by its band, then by score. */
 export interface DocMatch {

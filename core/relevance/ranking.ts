@@ -1,9 +1,9 @@
+import { withScore } from "../../server/search-json.ts";
+import type { Asset, AssetType } from "../schemas/index.ts";
 import { type CorpusStats, NO_INDEX } from "./bm25.ts";
 import { band, type DocMatch, matchAssets, NO_MATCH } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
-import type { Asset, AssetType } from "./schemas/index.ts";
 import { SCORING } from "./scoring.ts";
-import { withScore } from "./search-json.ts";
 import { isWished, type TypeWish, typeWish } from "./type-match.ts";
 
 export interface RankCandidate {
@@ -118,7 +118,7 @@ function withScores(ranked: Scored[]): Asset[] {
 }
 
 /**
- * The one ranking of every result, index hit or live: bands of match quality (core/match.ts band),
+ * The one ranking of every result, index hit or live: bands of match quality (core/relevance/match.ts band),
  * within a band text relevance, the source's rank and the type signal (SCORING.weights), ties
  * broken by free, downloadable, id; then the diversity rule. Best first, `score` in 0..1.
  */

@@ -3,12 +3,12 @@
  * and the server computes it for the live set it serves (server/static/publication.ts), so both
  * describe the same engine, counts and files the same way.
  */
-import { INDEX_FILE_FORMAT } from "./index-file.ts";
+import { INDEX_FILE_FORMAT } from "../index/file.ts";
+import { SCORING } from "../relevance/scoring.ts";
+import type { Asset } from "../schemas/index.ts";
+import { FIELDS } from "../text/analyze.ts";
+import { SYNONYM_GROUPS } from "../text/synonyms.ts";
 import { type FileInfo, fileInfo, INDEX_FILE, IndexMeta, PUBLICATION_VERSION, PUBLISHED_FILES, type SetFiles } from "./published.ts";
-import type { Asset } from "./schemas/index.ts";
-import { SCORING } from "./scoring.ts";
-import { FIELDS } from "./text/analyze.ts";
-import { SYNONYM_GROUPS } from "./text/synonyms.ts";
 
 /**
  * What reads `index.json.gz` and how: the text analysis of core/text/ that the server applies to
@@ -16,7 +16,7 @@ import { SYNONYM_GROUPS } from "./text/synonyms.ts";
  * the same to find what the server finds.
  */
 export const ENGINE: IndexMeta["engine"] = {
-  name: "asset-search AssetIndex (core/search-index.ts): the records are analysed when loaded",
+  name: "asset-search AssetIndex (core/index/search-index.ts): the records are analysed when loaded",
   analysis: {
     fields: [...FIELDS],
     fieldWeights: { ...SCORING.fields },
@@ -49,12 +49,12 @@ export const setFileInfos = (files: Record<keyof SetFiles, string | Buffer> & { 
   ...(files.indexFile ? { [INDEX_FILE]: fileInfo(files.indexFile) } : {}),
 });
 
-/** How the meta describes the index file (core/index-file.ts). */
+/** How the meta describes the index file (core/index/file.ts). */
 const INDEX_FILE_META: NonNullable<IndexMeta["indexFile"]> = {
   name: INDEX_FILE,
   format: INDEX_FILE_FORMAT,
   engine:
-    "SQLite 3 (better-sqlite3), read in place: tables meta, columns (per-document codes), terms (postings with their field saturations, by source, best first), words, assets (the records as JSON); written by core/index-file.ts",
+    "SQLite 3 (better-sqlite3), read in place: tables meta, columns (per-document codes), terms (postings with their field saturations, by source, best first), words, assets (the records as JSON); written by core/index/file.ts",
 };
 
 /** The meta of a set: its build time, the engine, its counts and every other file's size and sha256 (by name). */

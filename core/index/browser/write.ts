@@ -1,15 +1,15 @@
 /**
  * Writes the browser index: the index's terms and records cut into small static files, so a page
  * searching a catalogue of any size downloads a few shards per query instead of the whole
- * catalogue (core/browser-index/search.ts reads them). Terms are cut in shards of contiguous terms
+ * catalogue (core/index/browser/search.ts reads them). Terms are cut in shards of contiguous terms
  * by size, each term keeping its best postings over all sources with the saturations the server's
  * index scores with; records are cut by document number.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { IndexStore } from "../index-store.ts";
-import { BrowserIndexMeta, BrowserRecord } from "../schemas/browser-index.ts";
-import { BROWSER_FILES, BROWSER_INDEX_FORMAT, recordShardFile, type TermEntry, termShardFile } from "./format.ts";
+import { BROWSER_FILES, BROWSER_INDEX_FORMAT, recordShardFile, type TermEntry, termShardFile } from "../../schemas/browser-format.ts";
+import { BrowserIndexMeta, BrowserRecord } from "../../schemas/browser-index.ts";
+import type { IndexStore } from "../store.ts";
 
 export interface BrowserIndexOptions {
   /** A term's best postings kept: a page ranks the best of each word, as the server's bounded search does. */
@@ -27,7 +27,7 @@ export const BROWSER_INDEX_DEFAULTS: BrowserIndexOptions = { postingsPerTerm: 50
 
 /** How the terms were made, for the meta: what search.js applies to a query. */
 const ANALYSIS =
-  "the records' terms as core/text/analyze.ts makes them (words split and folded, Porter2 stems, each two adjacent words also written together); search.js reads a query with core/query-plan.ts (synonyms, type words not required) and has no typos or prefixes";
+  "the records' terms as core/text/analyze.ts makes them (words split and folded, Porter2 stems, each two adjacent words also written together); search.js reads a query with core/relevance/query-plan.ts (synonyms, type words not required) and has no typos or prefixes";
 
 /** Saturations with three significant decimals: the order of a term's postings is kept, the shard is half the size. */
 const rounded = (x: number) => Math.round(x * 1000) / 1000;

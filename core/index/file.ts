@@ -2,16 +2,16 @@
  * The index as one SQLite file (better-sqlite3), read in place: the server opens it in
  * milliseconds and reads a term's postings, a word range or a record only when a search needs it,
  * so a million assets fit a small process. It holds exactly what the in-memory index computes
- * (core/index-store.ts MemoryStore), so both rank alike.
+ * (core/index/store.ts MemoryStore), so both rank alike.
  */
 import { rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import { LRUCache } from "lru-cache";
 import SearchableMap from "minisearch/SearchableMap";
-import type { FilterKey } from "./filters.ts";
-import { COLUMN_NAMES, type Column, type Columns, type IndexStore, type MemoryStore, type Postings, type PostingsPiece } from "./index-store.ts";
-import type { Asset } from "./schemas/index.ts";
-import { type Vocabulary, vocabularyOf } from "./term-table.ts";
+import type { FilterKey } from "../model/filters.ts";
+import { type Vocabulary, vocabularyOf } from "../relevance/term-table.ts";
+import type { Asset } from "../schemas/index.ts";
+import { COLUMN_NAMES, type Column, type Columns, type IndexStore, type MemoryStore, type Postings, type PostingsPiece } from "./store.ts";
 
 /** The version of this file's layout, in its `meta` table: a change a reader of the previous one would misread takes a new one. */
 export const INDEX_FILE_FORMAT = 1;
@@ -30,7 +30,7 @@ const bytesOf = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byte
 
 /**
  * A source's postings of a term are stored in rows of this many, best first, so a search that reads
- * a source's best (core/search-index.ts BEST_POSTINGS_PER_SOURCE) reads those rows only: SQLite
+ * a source's best (core/index/search-index.ts BEST_POSTINGS_PER_SOURCE) reads those rows only: SQLite
  * reads a value whole, and a common word's postings over a million assets are megabytes.
  */
 export const POSTINGS_ROW = 4096;

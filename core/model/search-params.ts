@@ -5,13 +5,10 @@
  * bounds and the description.
  */
 import { z } from "zod";
-import { formatName, LICENSE_TOKENS, licenseToken, resolutionK, SORTS, type Sort } from "../filters.ts";
+import { ASSET_TYPES, type AssetType } from "../schemas/asset.ts";
+import { booleanParam, type CliKind, commaList, intParam } from "../schemas/query.ts";
 import { fold } from "../text/words.ts";
-import { ASSET_TYPES, type AssetType } from "./asset.ts";
-import { booleanParam, commaList, intParam } from "./query.ts";
-
-/** How a parameter is given on the command line: a switch, one value, or values repeated or comma-separated. */
-export type CliKind = "switch" | "value" | "values";
+import { formatName, LICENSE_TOKENS, licenseToken, resolutionK, SORTS, type Sort } from "./filters.ts";
 
 interface Param<Out, Typed extends z.ZodType> {
   query: z.ZodType<Out, string | undefined>;

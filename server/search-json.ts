@@ -1,13 +1,13 @@
 /**
  * A search answer as JSON bytes: the same bytes as `JSON.stringify` of the answer in UTF-8, written
  * mostly from bytes kept per record. A result is a copy of its record with a `score` added last
- * (`withScore`, used by core/ranking.ts), so its JSON is the record's JSON with that one field
+ * (`withScore`, used by core/relevance/ranking.ts), so its JSON is the record's JSON with that one field
  * before the closing brace. The record's bytes are kept for as long as the record object lives:
  * an index record stays the same object while the index holds it and is never changed once made.
  * Stringifying and encoding a 24 KB answer anew cost about a third of a search's own time; the
  * search route answers with these bytes (bench/README.md).
  */
-import type { Asset, SearchResponse } from "./schemas/index.ts";
+import type { Asset, SearchResponse } from "../core/schemas/index.ts";
 
 /** The record each result was copied from, when the copy only added `score` at the end. */
 const recordOf = new WeakMap<Asset, Asset>();

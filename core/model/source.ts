@@ -1,7 +1,7 @@
-import type { Config } from "./config.ts";
+import type { Config } from "../config.ts";
+import type { HttpClient } from "../http/types.ts";
+import type { Access, Asset, AssetDetails, AssetType, License, Pricing, Provider, SourceCensus } from "../schemas/index.ts";
 import type { SearchFilters, Sort, SourceFiltering } from "./filters.ts";
-import type { HttpClient } from "./http/types.ts";
-import type { Access, Asset, AssetDetails, AssetType, License, Pricing, Provider, SourceCensus } from "./schemas/index.ts";
 
 /** What a source is asked for by one search (already validated). */
 export interface SourceQuery {
@@ -14,7 +14,7 @@ export interface SourceQuery {
   limit: number;
   /** Per-source offset. */
   offset: number;
-  /** Validated filters (core/filters.ts); a source passes upstream those its `filtering.upstream` names. */
+  /** Validated filters (core/model/filters.ts); a source passes upstream those its `filtering.upstream` names. */
   filters: SearchFilters;
   /** The order asked; a source that can ask its site for it does (`filtering.upstream` names "newest"/"popular"). */
   sort: Sort;

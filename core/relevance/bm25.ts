@@ -1,5 +1,5 @@
+import { FIELDS } from "../text/analyze.ts";
 import { SCORING } from "./scoring.ts";
-import { FIELDS } from "./text/analyze.ts";
 
 /** Statistics of the index that text relevance reads, computed once when the index is loaded. */
 export interface CorpusStats {

@@ -1,5 +1,5 @@
+import type { AssetType } from "../schemas/index.ts";
 import type { QueryPlan } from "./query-plan.ts";
-import type { AssetType } from "./schemas/index.ts";
 
 /** Texture and material match each other everywhere. */
 export function expandTypes(types: readonly AssetType[]): AssetType[] {

@@ -1,4 +1,4 @@
-import { UpstreamError, type UpstreamErrorKind } from "./http/types.ts";
+import { UpstreamError, type UpstreamErrorKind } from "../http/types.ts";
 
 /**
  * What went wrong with a source:

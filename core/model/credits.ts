@@ -9,7 +9,7 @@
  * terms are unknown (to be checked by hand), then those that need none (credited all the same:
  * it costs nothing and tells players where the work came from).
  */
-import type { CreditedAsset, CreditFormat, CreditGroup, CreditNeed, CreditsResponse, FailOn, License, LicenseSummary } from "./schemas/index.ts";
+import type { CreditedAsset, CreditFormat, CreditGroup, CreditNeed, CreditsResponse, FailOn, License, LicenseSummary } from "../schemas/index.ts";
 
 /** What a credit is written from: a lock entry, or an asset's details. */
 export interface Creditable {
@@ -35,7 +35,7 @@ function heading(license: License | undefined, need: CreditNeed): string {
   return `${name}: ${note}`;
 }
 
-/** The plain credit: `"Title" by Author (source), licensed under SPDX (licence URL).`, the form core/license.ts's attributionLine uses. */
+/** The plain credit: `"Title" by Author (source), licensed under SPDX (licence URL).`, the form core/model/license.ts's attributionLine uses. */
 function plainLine(asset: Creditable, modified: boolean): string {
   const { license } = asset;
   const by = asset.author ? ` by ${asset.author}` : "";

@@ -23,7 +23,7 @@
  *    a normal asked in one convention falls back to the other when only that one exists.
  * 7. Nothing matches → `[]` (the route answers 404).
  */
-import type { AssetDetails, AssetFile, AssetType, FileParams } from "./schemas/index.ts";
+import type { AssetDetails, AssetFile, AssetType, FileParams } from "../schemas/index.ts";
 
 /**
  * Texture map roles and the names sites give them. A role's own name is always accepted too.

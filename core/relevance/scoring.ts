@@ -1,6 +1,6 @@
 /**
  * Every tunable of the one scorer, for index hits and live results alike: text matching in
- * core/match.ts, the final order in core/ranking.ts. Tuned on the rules, never on one query.
+ * core/relevance/match.ts, the final order in core/relevance/ranking.ts. Tuned on the rules, never on one query.
  */
 export const SCORING = {
   /** Field weights of text relevance: a word in the title says most about an asset. */
@@ -26,7 +26,7 @@ export const SCORING = {
    */
   typo: { minLength: 5, maxEditShare: 0.2, maxEdits: 2 },
   /**
-   * The score within a band of equally good matches (core/ranking.ts): these sum to 1, so it is in
+   * The score within a band of equally good matches (core/relevance/ranking.ts): these sum to 1, so it is in
    * 0..1. `sourceRank` is the position in the source's own list (one list for all indexed sources);
    * `type` rewards the requested types and those the query's type words name. Free and
    * downloadable only break ties: they are the same for nearly the whole index.

@@ -2,9 +2,9 @@
  * The facets of a search: how many of the merged results (every index hit and every live listing,
  * de-duplicated, before paging) fall in each type, licence family, source and file format.
  */
-import { formatName } from "./filters.ts";
-import { licenseFamily } from "./license.ts";
-import type { Asset, FacetCount, Facets } from "./schemas/index.ts";
+import { formatName } from "../model/filters.ts";
+import { licenseFamily } from "../model/license.ts";
+import type { Asset, FacetCount, Facets } from "../schemas/index.ts";
 
 /** Most first, then by value. */
 function counted(assets: readonly Asset[], valuesOf: (a: Asset) => readonly string[]): FacetCount[] {

@@ -1,4 +1,4 @@
-import type { AlsoOn, Asset } from "./schemas/index.ts";
+import type { AlsoOn, Asset } from "../schemas/index.ts";
 
 /** What ranks one listing of an asset above another listing of the same asset. */
 export interface Listing {

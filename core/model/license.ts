@@ -1,4 +1,4 @@
-import type { License } from "./schemas/index.ts";
+import type { License } from "../schemas/index.ts";
 
 /** Known licences, keyed by SPDX id (or our own id where SPDX has none, and then without `spdx`). */
 export const LICENSES = {

@@ -1,10 +1,10 @@
-import type { AssetType } from "./schemas/index.ts";
+import type { AssetType } from "../schemas/index.ts";
+import { joined } from "../text/analyze.ts";
+import { stem } from "../text/stem.ts";
+import { SYNONYM_EXPANSIONS, SYNONYM_GROUPS } from "../text/synonyms.ts";
+import { TYPE_WORDS } from "../text/type-words.ts";
+import { words as splitWords } from "../text/words.ts";
 import { SCORING } from "./scoring.ts";
-import { joined } from "./text/analyze.ts";
-import { stem } from "./text/stem.ts";
-import { SYNONYM_EXPANSIONS, SYNONYM_GROUPS } from "./text/synonyms.ts";
-import { TYPE_WORDS } from "./text/type-words.ts";
-import { words as splitWords } from "./text/words.ts";
 
 export interface QueryWord {
   /** The word as typed, folded. */

@@ -1,15 +1,15 @@
 import { buildSync } from "esbuild";
-import { packagePath } from "../package-path.ts";
+import { packagePath } from "../core/package-path.ts";
 
 /**
- * `search.js`: core/browser-index/search.ts with the text analysis it imports, as one ES module a
+ * `search.js`: core/index/browser/search.ts with the text analysis it imports, as one ES module a
  * page imports from the publication, so a browser analyses a query with the very code the index
  * was built with.
  */
 export function searchModule(): string {
   const result = buildSync({
     absWorkingDir: packagePath(),
-    entryPoints: ["core/browser-index/search.ts"],
+    entryPoints: ["core/index/browser/search.ts"],
     bundle: true,
     format: "esm",
     platform: "browser",
