@@ -4,17 +4,19 @@ import { ReplayDispatcher } from "../http/replay.ts";
 import type { HttpClient } from "../http/types.ts";
 import type { SourceContext } from "./source.ts";
 
-/** What the server, the pipeline and the CLI share: the config, the one HTTP client, a clock. */
+/** What the server, the pipeline and the CLI share: the config, the one HTTP client, the clocks. */
 export interface Runtime {
   config: Config;
   http: HttpClient;
   /** Set in replay mode (ASSET_SERVER_REPLAY or tests). */
   replay?: ReplayDispatcher;
   now: () => Date;
+  /** Milliseconds on a monotonic clock, for durations (a source's tookMs); tests give their own to control them. */
+  elapsed: () => number;
   context(signal?: AbortSignal): SourceContext;
 }
 
-export function createRuntime(config: Config, options: { replay?: ReplayDispatcher; now?: () => Date } = {}): Runtime {
+export function createRuntime(config: Config, options: { replay?: ReplayDispatcher; now?: () => Date; elapsed?: () => number } = {}): Runtime {
   const replay = options.replay ?? (config.replayDir ? ReplayDispatcher.fromDirectory(config.replayDir) : undefined);
   const http = createHttpClient({ config, ...(replay ? { dispatcher: replay } : {}) });
   const now = options.now ?? (() => new Date());
@@ -23,6 +25,7 @@ export function createRuntime(config: Config, options: { replay?: ReplayDispatch
     http,
     ...(replay ? { replay } : {}),
     now,
+    elapsed: options.elapsed ?? (() => performance.now()),
     context: (signal) => ({ http, config, now, ...(signal ? { signal } : {}) }),
   };
 }

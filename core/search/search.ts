@@ -96,11 +96,19 @@ interface IndexedOutcome {
  * reads each term's best postings per source only (BEST_POSTINGS_PER_SOURCE); any other search
  * needs every hit.
  */
-function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: QueryPlan, wish: TypeWish, index: AssetIndex, facets: boolean): IndexedOutcome {
+function searchIndexed(
+  sources: IndexedSource[],
+  query: SourceQuery,
+  plan: QueryPlan,
+  wish: TypeWish,
+  index: AssetIndex,
+  facets: boolean,
+  elapsed: () => number,
+): IndexedOutcome {
   const wanted = query.offset + query.limit;
   if (!sources.length) return { outcomes: [], everyHit: () => [], candidates: [], plan: gateTypos(plan, 0, wanted) };
   const filterNames = activeFilters(query.filters);
-  const started = performance.now();
+  const started = elapsed();
   const filter = {
     providers: new Set(sources.map((s) => s.id)),
     ...(query.types.length ? { types: new Set(query.types) } : {}),
@@ -118,7 +126,7 @@ function searchIndexed(sources: IndexedSource[], query: SourceQuery, plan: Query
   const hits = query.sort === "relevance" ? found.top(wanted) : sortHits(found.all(), query.sort);
   const totals = found.totals();
   const atLeast = found.atLeast();
-  const tookMs = Math.round(performance.now() - started);
+  const tookMs = Math.round(elapsed() - started);
   const bySource = new Map<string, IndexHit[]>();
   for (const h of hits) {
     const list = bySource.get(h.asset.provider);
@@ -150,8 +158,9 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
   if (!breaker.tryAcquire()) {
     return { report: report(source, { status: "skipped", count: 0, error: "cooling down after repeated failures", tookMs: 0 }), listings: [] };
   }
-  const started = performance.now();
-  const took = () => Math.round(performance.now() - started);
+  const { elapsed } = deps.runtime;
+  const started = elapsed();
+  const took = () => Math.round(elapsed() - started);
   const box = timeBox(config.sourceTimeoutMs, deadline);
   const { signal } = box;
   // A source that ignores its signal still loses the race: the search never waits past the timeout.
@@ -273,7 +282,7 @@ export async function searchAll(params: SearchParams, deps: SearchDeps, options:
 
   const plan = planQuery(query.q);
   const wish = typeWish(params.type, plan, new Set(deps.sources.filter((s) => s.unit === "packs").map((s) => s.id)));
-  const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index, params.facets === true);
+  const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index, params.facets === true, deps.runtime.elapsed);
   outcomes.push(...fromIndex.outcomes);
 
   const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));
