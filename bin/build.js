@@ -12,7 +12,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { STAMP, WEB_MANIFEST } from "./freshness.js";
+import { STAMP, WEB_MANIFEST } from "./build-files.js";
 
 /** Output name (under the output folder, without .js) → TypeScript entry. */
 export const ENTRIES = { "server/main": "server/main.ts", "cli/main": "cli/main.ts" };
@@ -103,7 +103,7 @@ export async function build(root, outdir = "dist") {
     logLevel: "warning",
   });
   const webInputs = await buildWeb(root, join(temporary, "web"));
-  /** @type {import("./freshness.js").Stamp} */
+  /** @type {import("./build-files.js").Stamp} */
   const stamp = {
     startedAt,
     // Bundled dependencies are not listed: package.json stands for them, as for the server's.

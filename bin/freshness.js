@@ -6,18 +6,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-
-/** The build's record in its output folder: when it started, the files it read and the files it wrote. */
-export const STAMP = "build.json";
-
-/** The file in the web app's output folder (dist/web/) naming the script and stylesheet its pages link (server/web/bundle.ts). */
-export const WEB_MANIFEST = "manifest.json";
-
-/**
- * @typedef {{ startedAt: number, inputs: string[], outputs: string[] }} Stamp
- * Paths relative to the package root; inputs are esbuild's (every bundled source) plus the files
- * that shape the bundle without being in it.
- */
+import { STAMP } from "./build-files.js";
 
 /**
  * Why the build in `outdir` is stale, or undefined when it is fresh: it is missing, an output is
@@ -28,7 +17,7 @@ export const WEB_MANIFEST = "manifest.json";
  * @returns {string | undefined}
  */
 export function staleness(root, outdir = "dist") {
-  /** @type {Stamp} */
+  /** @type {import("./build-files.js").Stamp} */
   let stamp;
   try {
     stamp = JSON.parse(readFileSync(join(root, outdir, STAMP), "utf8"));

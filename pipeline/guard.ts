@@ -1,8 +1,17 @@
 import type { Catalog } from "../core/schemas/index.ts";
-import type { SourceOutcome } from "./run.ts";
 import type { PipelineSettings } from "./settings.ts";
 
 export type GuardLimits = Pick<PipelineSettings, "maxFailedShare" | "maxListingsDrop">;
+
+/** What one source's turn in a run came to (pipeline/run.ts): its census, its crawl and its assets. */
+export interface SourceOutcome {
+  id: string;
+  census: "ok" | "stale" | "missing" | "none";
+  crawl: "ok" | "kept" | "none";
+  assets: number;
+  error?: string;
+  tookMs: number;
+}
 
 /** A source failed when its count or its crawl failed (a source that publishes no count did not). */
 export const failed = (o: SourceOutcome): boolean => o.census === "stale" || o.census === "missing" || o.crawl === "kept";

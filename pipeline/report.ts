@@ -1,7 +1,7 @@
 import * as core from "@actions/core";
 import type { Catalog } from "../core/schemas/index.ts";
+import type { SourceOutcome } from "./guard.ts";
 import { failed } from "./guard.ts";
-import type { SourceOutcome } from "./run.ts";
 
 export interface RunReport {
   catalog: Catalog;

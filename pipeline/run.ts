@@ -6,7 +6,7 @@ import { countsOf } from "../core/publication/meta.ts";
 import { SETS_DIR } from "../core/publication/published.ts";
 import { Asset, type Catalog, SourceCensus } from "../core/schemas/index.ts";
 import { buildCatalog, neverCounted } from "./catalog.ts";
-import { type GuardLimits, refusal } from "./guard.ts";
+import { type GuardLimits, refusal, type SourceOutcome } from "./guard.ts";
 import { addPoint, historyPoint } from "./history.ts";
 import { type PreviousFrom, readPrevious } from "./previous.ts";
 import { publishSet } from "./publish.ts";
@@ -39,15 +39,6 @@ export class PublicationRefused extends Error {
     super(reason);
     this.name = "PublicationRefused";
   }
-}
-
-export interface SourceOutcome {
-  id: string;
-  census: "ok" | "stale" | "missing" | "none";
-  crawl: "ok" | "kept" | "none";
-  assets: number;
-  error?: string;
-  tookMs: number;
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);

@@ -6,8 +6,9 @@ import { currentSet, fileInfo, IndexMeta, loadPublished } from "../core/publicat
 import { BrowserIndexMeta } from "../core/schemas/browser-index.ts";
 import type { Catalog } from "../core/schemas/index.ts";
 import { exportPublication } from "../pipeline/export.ts";
+import type { SourceOutcome } from "../pipeline/guard.ts";
 import { refusal } from "../pipeline/guard.ts";
-import { PublicationRefused, runPipeline, type SourceOutcome } from "../pipeline/run.ts";
+import { PublicationRefused, runPipeline } from "../pipeline/run.ts";
 import { loadPipelineSettings } from "../pipeline/settings.ts";
 import { cgbookcase } from "../sources/cgbookcase.ts";
 import { kenney } from "../sources/kenney.ts";

@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
-import { WEB_MANIFEST } from "../../bin/freshness.js";
+import { WEB_MANIFEST } from "../../bin/build-files.js";
 import { packagePath } from "../../core/package-path.ts";
 import { type StaticFile, staticFile } from "../static/file.ts";
 
