@@ -14,7 +14,7 @@ import { SearchParams } from "../core/model/search-params.ts";
 import type { Source } from "../core/model/source.ts";
 import { loadPublished } from "../core/publication/published.ts";
 import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
-import { type SearchDeps, searchAll } from "../core/search/search.ts";
+import { type SearchDeps, searchRanked } from "../core/search/search.ts";
 import { createApp } from "../server/app.ts";
 import { searchJson } from "../server/search-json.ts";
 import { createUsage } from "../server/stats/usage.ts";
@@ -88,7 +88,7 @@ function workerClient(): { get: (url: string) => Promise<number>; close: () => P
 function bareSearch(deps: SearchDeps): RequestListener {
   return async (req, res) => {
     const q = new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("q") ?? "";
-    const body = searchJson(await searchAll(SearchParams.parse({ q }), deps));
+    const body = searchJson(await searchRanked(SearchParams.parse({ q }), deps));
     res.writeHead(200, { "content-type": "application/json;charset=UTF-8", "content-length": body.length });
     res.end(body);
   };
@@ -117,7 +117,7 @@ async function serverOverhead(rounds: number) {
     const overBare = async () => floor.push(await client.get(`${bare.base}/?q=${encodeURIComponent(q)}`));
     const called = async () => {
       const started = performance.now();
-      await searchAll(SearchParams.parse({ q }), inProcessDeps);
+      await searchRanked(SearchParams.parse({ q }), inProcessDeps);
       inProcess.push(performance.now() - started);
     };
     const sides = [overHttp, overBare, called];

@@ -1,45 +1,37 @@
 /**
- * A search answer as JSON bytes: the same bytes as `JSON.stringify` of the answer in UTF-8, written
- * mostly from bytes kept per record. A result is a copy of its record with a `score` added last
- * (`withScore`, used by core/relevance/ranking.ts), so its JSON is the record's JSON with that one field
+ * A search answer as JSON bytes: the same bytes as `JSON.stringify` of its SearchResponse
+ * (core/search/answer.ts asResponse) in UTF-8, written mostly from bytes kept per record. A result
+ * is its record with a `score` added last, so its JSON is the record's JSON with that one field
  * before the closing brace. The record's bytes are kept for as long as the record object lives:
  * an index record stays the same object while the index holds it and is never changed once made.
  * Stringifying and encoding a 24 KB answer anew cost about a third of a search's own time; the
  * search route answers with these bytes (bench/README.md).
  */
-import type { Asset, SearchResponse } from "../core/schemas/index.ts";
+import type { Ranked } from "../core/relevance/ranking.ts";
+import type { Asset } from "../core/schemas/index.ts";
+import { type SearchAnswer, scored } from "../core/search/answer.ts";
 
-/** The record each result was copied from, when the copy only added `score` at the end. */
-const recordOf = new WeakMap<Asset, Asset>();
 /** A record's JSON bytes without the closing brace. */
 const openBytes = new WeakMap<Asset, Buffer>();
 
-/** The record as a result with its score, remembered so that its JSON can reuse the record's. */
-export function withScore(record: Asset, score: number): Asset {
-  // Object.assign rather than a spread: several times faster on these records (profiled).
-  const result = Object.assign({}, record, { score });
-  // A record holding a score of its own keeps that key's place: its copy is written in full.
-  if (!Object.hasOwn(record, "score")) recordOf.set(result, record);
-  return result;
-}
-
-function resultBytes(result: Asset): Buffer[] {
-  const record = recordOf.get(result);
-  if (!record) return [Buffer.from(JSON.stringify(result))];
-  let open = openBytes.get(record);
+function resultBytes(result: Ranked): Buffer[] {
+  const { asset } = result;
+  // A record holding a score of its own keeps that key's place: its result is written in full.
+  if (Object.hasOwn(asset, "score")) return [Buffer.from(JSON.stringify(scored(result)))];
+  let open = openBytes.get(asset);
   if (!open) {
-    const json = Buffer.from(JSON.stringify(record));
+    const json = Buffer.from(JSON.stringify(asset));
     open = json.subarray(0, json.length - 1);
-    openBytes.set(record, open);
+    openBytes.set(asset, open);
   }
   return [open, Buffer.from(`,"score":${JSON.stringify(result.score)}}`)];
 }
 
 /** The answer's fields in their own order, an undefined one left out, as JSON.stringify writes them. */
-export function searchJson(res: SearchResponse): Buffer {
+export function searchJson(answer: SearchAnswer): Buffer {
   const parts: Buffer[] = [];
   let text = "{";
-  for (const [key, value] of Object.entries(res)) {
+  for (const [key, value] of Object.entries(answer)) {
     if (value === undefined) continue;
     text += `${text === "{" ? "" : ","}${JSON.stringify(key)}:`;
     if (key !== "results") {
@@ -47,7 +39,7 @@ export function searchJson(res: SearchResponse): Buffer {
       continue;
     }
     text += "[";
-    res.results.forEach((result, i) => {
+    answer.results.forEach((result, i) => {
       parts.push(Buffer.from(i ? `${text},` : text), ...resultBytes(result));
       text = "";
     });

@@ -1,4 +1,3 @@
-import { withScore } from "../../server/search-json.ts";
 import type { Asset, AssetType } from "../schemas/index.ts";
 import { type CorpusStats, NO_INDEX } from "./bm25.ts";
 import { band, type DocMatch, matchAssets, NO_MATCH } from "./match.ts";
@@ -26,6 +25,12 @@ export interface RankQuery {
   wish?: TypeWish;
   /** The index's statistics, which live results are scored against too; else no index's (every word weighs alike). */
   stats?: CorpusStats;
+}
+
+/** A result as the ranking places it: its record, untouched, and its score in 0..1. */
+export interface Ranked {
+  asset: Asset;
+  score: number;
 }
 
 interface Scored {
@@ -103,7 +108,7 @@ function diversify(sorted: Scored[]): Scored[] {
  * Scores in 0..1 that follow the order: with B bands of matches in the list, band k (0 = best)
  * holds (B - 1 - k + score) / B; within a band a score never rises above the one before it.
  */
-function withScores(ranked: Scored[]): Asset[] {
+function withScores(ranked: Scored[]): Ranked[] {
   const count = new Set(ranked.map((c) => c.band)).size;
   let k = 0;
   let ceiling = 1;
@@ -113,16 +118,16 @@ function withScores(ranked: Scored[]): Asset[] {
       ceiling = 1;
     }
     ceiling = Math.min(ceiling, Math.max(0, c.score));
-    return withScore(c.asset, Math.round(((count - 1 - k + ceiling) / count) * 10000) / 10000);
+    return { asset: c.asset, score: Math.round(((count - 1 - k + ceiling) / count) * 10000) / 10000 };
   });
 }
 
 /**
  * The one ranking of every result, index hit or live: bands of match quality (core/relevance/match.ts band),
  * within a band text relevance, the source's rank and the type signal (SCORING.weights), ties
- * broken by free, downloadable, id; then the diversity rule. Best first, `score` in 0..1.
+ * broken by free, downloadable, id; then the diversity rule. Best first, each with its score in 0..1.
  */
-export function rank(candidates: RankCandidate[], query: RankQuery): Asset[] {
+export function rank(candidates: RankCandidate[], query: RankQuery): Ranked[] {
   const plan = query.plan ?? planQuery(query.q);
   const wish = query.wish ?? typeWish(query.types, plan, new Set());
   const live = matchAssets(

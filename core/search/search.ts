@@ -19,10 +19,11 @@ import type { IndexedSource, LiveSource, Source, SourceQuery } from "../model/so
 import { toSourceError } from "../model/source-error.ts";
 import { dedupe, type Listing } from "../relevance/dedupe.ts";
 import { gateTypos, planQuery, type QueryPlan } from "../relevance/query-plan.ts";
-import { type RankCandidate, rank } from "../relevance/ranking.ts";
+import { type RankCandidate, type Ranked, rank } from "../relevance/ranking.ts";
 import { expandTypes, type TypeWish, typeWish } from "../relevance/type-match.ts";
 import type { Asset, ProviderReport, SearchResponse, SearchStreamIndex, SearchStreamSource } from "../schemas/index.ts";
 import { timeBox } from "../time-box.ts";
+import { asResponse, type SearchAnswer, scored } from "./answer.ts";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { countFacets } from "./facets.ts";
 
@@ -221,6 +222,8 @@ function asListed(source: LiveSource, assets: Asset[], query: SourceQuery): { li
 
 /** Stable: what the sort cannot tell apart keeps its order. */
 const sortAssets = (assets: Asset[], sort: Sort): Asset[] => (sort === "relevance" ? assets : [...assets].sort((a, b) => compareBySort(sort, a, b)));
+const sortRanked = (ranked: Ranked[], sort: Sort): Ranked[] =>
+  sort === "relevance" ? ranked : [...ranked].sort((a, b) => compareBySort(sort, a.asset, b.asset));
 
 /**
  * The live sources in parallel, under the overall deadline, which the caller's signal ends early
@@ -247,12 +250,16 @@ async function searchLiveSources(
 /** A live source's listings as candidates: its order is its source rank. */
 const liveCandidates = (listings: Asset[]): RankCandidate[] => listings.map((asset, i) => ({ asset, sourceRank: i, sourceCount: listings.length }));
 
+/** The aggregated search, its results as the contract shows them (searchRanked). */
+export const searchAll = async (params: SearchParams, deps: SearchDeps, options: SearchOptions = {}): Promise<SearchResponse> =>
+  asResponse(await searchRanked(params, deps, options));
+
 /**
  * Aggregated search: pick sources, query the index and fan out to live sources in
  * parallel, merge, de-duplicate, rank, page. A failing source never fails the search.
  * `options` never change the answer: they only end it early or hear its parts as they come.
  */
-export async function searchAll(params: SearchParams, deps: SearchDeps, options: SearchOptions = {}): Promise<SearchResponse> {
+export async function searchRanked(params: SearchParams, deps: SearchDeps, options: SearchOptions = {}): Promise<SearchAnswer> {
   const { config } = deps.runtime;
   const query: SourceQuery = {
     q: params.q,
@@ -288,20 +295,20 @@ export async function searchAll(params: SearchParams, deps: SearchDeps, options:
   const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));
   const listingOf = (asset: Asset): Listing => ({ asset, access: accessOf.get(asset.provider) ?? "scrape" });
   /** The one ranking of these candidates: de-duplicated, scored, in the order asked, to the limit. */
-  const rankPage = (candidates: RankCandidate[]): Asset[] => {
+  const rankPage = (candidates: RankCandidate[]): Ranked[] => {
     const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
     const merged = dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
     const ranked = rank(merged, { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index });
-    return sortAssets(ranked, query.sort).slice(0, params.limit);
+    return sortRanked(ranked, query.sort).slice(0, params.limit);
   };
   const order = new Map(deps.sources.map((s, i) => [s.id, i]));
   const inOrder = (reports: ProviderReport[]) => reports.sort((a, b) => order.get(a.provider)! - order.get(b.provider)!);
 
   // The optional calls evaluate their arguments only when the observer listens: a plain search ranks once.
   const { observer } = options;
-  observer?.index?.({ results: rankPage(fromIndex.candidates), providers: inOrder(outcomes.map((o) => o.report)), pending: live.map((s) => s.id) });
+  observer?.index?.({ results: rankPage(fromIndex.candidates).map(scored), providers: inOrder(outcomes.map((o) => o.report)), pending: live.map((s) => s.id) });
   const liveOutcomes = await searchLiveSources(live, query, deps, options.signal, (o) => {
-    if (!o.cancelled) observer?.source?.({ provider: o.report, results: rankPage(liveCandidates(o.listings)) });
+    if (!o.cancelled) observer?.source?.({ provider: o.report, results: rankPage(liveCandidates(o.listings)).map(scored) });
   });
   for (const o of liveOutcomes) if (!o.cancelled) deps.onSourceResult?.(o.report);
   outcomes.push(...liveOutcomes);

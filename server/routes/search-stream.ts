@@ -9,6 +9,7 @@ import { EventStream, type H3Event } from "h3";
 import type { z } from "zod";
 import type { SearchParams } from "../../core/model/search-params.ts";
 import type { SEARCH_STREAM_EVENTS, SearchStreamEventName } from "../../core/schemas/index.ts";
+import { asResponse } from "../../core/search/answer.ts";
 import type { AppDeps } from "../context.ts";
 import { prepareSearch } from "../service/search.ts";
 import { countSearch } from "../stats/hooks.ts";
@@ -43,7 +44,7 @@ export function streamSearch(event: H3Event, deps: AppDeps, params: SearchParams
   const answer = run({ signal: gone.signal, observer: { index: (data) => send("index", data), source: (data) => send("source", data) } });
   countSearch(event, deps.usage, answer)
     .then(
-      (res) => send("done", res),
+      (res) => send("done", asResponse(res)),
       (error: unknown) => {
         console.error(error);
         send("failed", { error: "internal error" });

@@ -2,7 +2,7 @@ import { SearchParams } from "../../core/model/search-params.ts";
 import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses, withEventStream } from "../openapi.ts";
 import { parseQuery } from "../query.ts";
 import { searchJson } from "../search-json.ts";
-import { runSearch } from "../service/search.ts";
+import { prepareSearch } from "../service/search.ts";
 import { countSearch } from "../stats/hooks.ts";
 import { API, get } from "./route.ts";
 import { streamSearch, wantsEventStream } from "./search-stream.ts";
@@ -19,7 +19,7 @@ export const searchRoute = get(
     // The answer depends on Accept (JSON or the event stream): a cache must keep them apart.
     event.res.headers.append("vary", "accept");
     if (wantsEventStream(event)) return streamSearch(event, deps, params, LISTED_AT);
-    return countSearch(event, deps.usage, runSearch(params, deps, LISTED_AT)).then((res) => {
+    return countSearch(event, deps.usage, prepareSearch(params, deps, LISTED_AT)({})).then((res) => {
       event.res.headers.set("content-type", JSON_CONTENT_TYPE);
       return searchJson(res);
     });

@@ -5,7 +5,8 @@
 
 import { type SearchArguments, SearchParams } from "../../core/model/search-params.ts";
 import type { SearchResponse } from "../../core/schemas/index.ts";
-import { type SearchDeps, type SearchObserver, type SearchOptions, searchAll } from "../../core/search/search.ts";
+import { asResponse, type SearchAnswer } from "../../core/search/answer.ts";
+import { type SearchDeps, type SearchObserver, type SearchOptions, searchRanked } from "../../core/search/search.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams, queryValues } from "../query.ts";
@@ -25,7 +26,7 @@ function checkSources(ids: readonly string[], deps: AppDeps, listedAt: string): 
 
 /** Validated parameters → the aggregated search; `listedAt` says, in the surface's terms, where the source ids are listed. */
 export async function runSearch(params: SearchParams, deps: AppDeps, listedAt: string): Promise<SearchResponse> {
-  return prepareSearch(params, deps, listedAt)({});
+  return asResponse(await prepareSearch(params, deps, listedAt)({}));
 }
 
 /**
@@ -35,13 +36,13 @@ export async function runSearch(params: SearchParams, deps: AppDeps, listedAt: s
  * a part or in the end, has its thumbnail URL remembered for GET /v1/assets/{id}/thumbnail, which
  * a page asks for as soon as it shows the result.
  */
-export function prepareSearch(params: SearchParams, deps: AppDeps, listedAt: string): (options: SearchOptions) => Promise<SearchResponse> {
+export function prepareSearch(params: SearchParams, deps: AppDeps, listedAt: string): (options: SearchOptions) => Promise<SearchAnswer> {
   checkSources([...params.providers, ...params.exclude], deps, listedAt);
   const urls = deps.thumbnailUrls;
-  if (!urls) return (options) => searchAll(params, searchDeps(deps), options);
+  if (!urls) return (options) => searchRanked(params, searchDeps(deps), options);
   return async (options) => {
-    const res = await searchAll(params, searchDeps(deps), { ...options, ...(options.observer ? { observer: remembering(options.observer, urls) } : {}) });
-    urls.remember(res.results);
+    const res = await searchRanked(params, searchDeps(deps), { ...options, ...(options.observer ? { observer: remembering(options.observer, urls) } : {}) });
+    urls.remember(res.results.map((r) => r.asset));
     return res;
   };
 }

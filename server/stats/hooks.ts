@@ -28,7 +28,11 @@ export function surfaceOf(event: H3Event): Exclude<Surface, "mcp"> {
 const isUse = (event: H3Event) => event.req.method === "GET";
 
 /** Counts an answered GET /v1/search (a refused one, 400 or 429, is not a search). */
-export async function countSearch(event: H3Event, usage: Usage, answer: Promise<SearchResponse>): Promise<SearchResponse> {
+export async function countSearch<A extends Pick<SearchResponse, "types"> & { results: readonly unknown[] }>(
+  event: H3Event,
+  usage: Usage,
+  answer: Promise<A>,
+): Promise<A> {
   const res = await answer;
   if (!isUse(event)) return res;
   usage.search({
