@@ -151,5 +151,11 @@ describe("packs", () => {
     expect((await search("pack")).results.map((r) => r.id)).toEqual(["kits:forest"]);
     expect((await search("pack")).providers.find((p) => p.provider === "single")).toMatchObject({ status: "skipped", error: "has no pack assets" });
     expect((await search("model")).results.map((r) => r.id).sort()).toEqual(["kits:forest", "single:forest"]);
+    // The same rule in the type signal: a query naming packs ranks the pack source's listing first, though its id sorts last.
+    const later = fakeIndexedSource("zkits", { unit: "packs" });
+    const both = { sources: [singles, later], index: AssetIndex.build([asset("zkits"), asset("single")]), runtime, breakers: new BreakerRegistry() };
+    const named = await searchAll(SearchParams.parse({ q: "forest pack" }), both);
+    expect(named.results.map((r) => r.id)).toEqual(["zkits:forest", "single:forest"]);
+    expect(named.results[0]!.score).toBeGreaterThan(named.results[1]!.score!);
   });
 });

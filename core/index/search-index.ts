@@ -5,7 +5,7 @@ import { BROWSE_MATCH, type DocMatch, keeps, MatchTable, NO_MATCH, wordWeights }
 import { planQuery, type QueryPlan } from "../relevance/query-plan.ts";
 import { orderKey } from "../relevance/ranking.ts";
 import { type TermUse, termTable } from "../relevance/term-table.ts";
-import { isWished, type TypeWish, typeWish } from "../relevance/type-match.ts";
+import { isOfTypes, isWished, type TypeWish, typeWish } from "../relevance/type-match.ts";
 import type { BrowserIndexMeta } from "../schemas/browser-index.ts";
 import type { Asset, AssetType } from "../schemas/index.ts";
 import { type BrowserIndexOptions, writeBrowserIndex } from "./browser/write.ts";
@@ -14,8 +14,8 @@ import { type ColumnName, type IndexStore, MemoryStore } from "./store.ts";
 
 export interface IndexFilter {
   providers?: ReadonlySet<string>;
-  types?: ReadonlySet<string>;
-  /** Sources whose listings are packs: with "pack" in `types`, all their assets match. */
+  types?: ReadonlySet<AssetType>;
+  /** Sources whose listings are packs: with "pack" in `types`, all their assets match (isOfTypes). */
   packProviders?: ReadonlySet<string>;
   free?: boolean;
   downloadable?: boolean;
@@ -57,6 +57,7 @@ interface Accumulation {
 
 /** An asset found by its type alone, by a query of type words only. */
 const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 0 };
+const NO_PACKS: ReadonlySet<string> = new Set();
 /** A hit's slot when its match is not in the match table. */
 const TYPE_SLOT = -1;
 const BROWSE_SLOT = -2;
@@ -71,8 +72,8 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
   const { provider, type, free, downloadable } = store.columns;
   const types = type.values as AssetType[];
   const sourceOk = provider.values.map((p) => !filter.providers || filter.providers.has(p));
-  const typeOk = types.map((t) => !filter.types || filter.types.has(t));
-  const packOk = provider.values.map((p) => filter.types?.has("pack") === true && filter.packProviders?.has(p) === true);
+  const wanted = filter.types;
+  const typeOk = provider.values.map((p) => types.map((t) => !wanted || isOfTypes({ type: t, provider: p }, wanted, filter.packProviders ?? NO_PACKS)));
   const freeOk = free.values.map((v) => !filter.free || v === "true");
   const downloadableOk = downloadable.values.map((v) => !filter.downloadable || v === "true");
   const wished = provider.values.map((p) => types.map((t) => isWished({ type: t, provider: p }, wish)));
@@ -82,7 +83,7 @@ function docTests(store: IndexStore, filter: IndexFilter, wish: TypeWish) {
   const passesInSource =
     filter.types || filter.free || filter.downloadable || keep
       ? (doc: number): boolean =>
-          (typeOk[type.codes[doc]!]! || packOk[provider.codes[doc]!]!) &&
+          typeOk[provider.codes[doc]!]![type.codes[doc]!]! &&
           freeOk[free.codes[doc]!]! &&
           downloadableOk[downloadable.codes[doc]!]! &&
           (!keep || keep(store.asset(doc)))

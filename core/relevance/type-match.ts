@@ -9,7 +9,7 @@ export function expandTypes(types: readonly AssetType[]): AssetType[] {
   return [...out];
 }
 
-/** The asset types the type signal rewards; a listing of a source whose unit is packs counts as a pack. */
+/** The asset types the type signal rewards, and the sources whose listings count as packs (isOfTypes). */
 export interface TypeWish {
   types: ReadonlySet<AssetType>;
   packProviders: ReadonlySet<string>;
@@ -24,5 +24,11 @@ export const typeWish = (requested: readonly AssetType[], plan: QueryPlan, packP
   packProviders,
 });
 
-export const isWished = (asset: { type: AssetType; provider: string }, wish: TypeWish): boolean =>
-  wish.types.has(asset.type) || (wish.types.has("pack") && wish.packProviders.has(asset.provider));
+/**
+ * The one pack rule, for filters and the type signal alike: a listing of a source whose unit is
+ * packs counts as a pack, whatever kind of asset it holds.
+ */
+export const isOfTypes = (asset: { type: AssetType; provider: string }, types: ReadonlySet<AssetType>, packProviders: ReadonlySet<string>): boolean =>
+  types.has(asset.type) || (types.has("pack") && packProviders.has(asset.provider));
+
+export const isWished = (asset: { type: AssetType; provider: string }, wish: TypeWish): boolean => isOfTypes(asset, wish.types, wish.packProviders);

@@ -1,31 +1,21 @@
 import pLimit from "p-limit";
 import { UpstreamError } from "../http/types.ts";
 import { type AssetIndex, BEST_POSTINGS_PER_SOURCE, type IndexHit } from "../index/search-index.ts";
-import {
-  activeFilters,
-  asked,
-  cannotApply,
-  compareBySort,
-  licenseRefusal,
-  passesFilters,
-  pickFilters,
-  type SearchFilters,
-  type Sort,
-  sortHits,
-} from "../model/filters.ts";
+import { activeFilters, asked, cannotApply, compareBySort, licenseRefusal, passesFilters, type SearchFilters, type Sort, sortHits } from "../model/filters.ts";
 import type { Runtime } from "../model/runtime.ts";
 import type { SearchParams } from "../model/search-params.ts";
 import type { IndexedSource, LiveSource, Source, SourceQuery } from "../model/source.ts";
 import { toSourceError } from "../model/source-error.ts";
 import { dedupe, type Listing } from "../relevance/dedupe.ts";
-import { gateTypos, planQuery, type QueryPlan } from "../relevance/query-plan.ts";
+import { gateTypos, type QueryPlan } from "../relevance/query-plan.ts";
 import { type RankCandidate, type Ranked, rank } from "../relevance/ranking.ts";
-import { expandTypes, type TypeWish, typeWish } from "../relevance/type-match.ts";
+import { isOfTypes } from "../relevance/type-match.ts";
 import type { Asset, ProviderReport, SearchResponse, SearchStreamIndex, SearchStreamSource } from "../schemas/index.ts";
 import { timeBox } from "../time-box.ts";
 import { asResponse, type SearchAnswer, scored } from "./answer.ts";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { countFacets } from "./facets.ts";
+import { planSearch, type SearchPlan } from "./plan.ts";
 
 export interface SearchDeps {
   sources: readonly Source[];
@@ -51,15 +41,13 @@ export interface SearchObserver {
   source?(answer: SearchStreamSource): void;
 }
 
-/** A listing of a source whose unit is packs is a pack, whatever kind of asset it holds. */
-const isPackQueryOf = (source: Source, query: SourceQuery) => query.types.includes("pack") && source.unit === "packs";
-
 /** `cancelled`: the caller's signal ended it, which says nothing about the source's health. */
 type Outcome = { report: ProviderReport; listings: Asset[]; cancelled?: boolean };
 
 /** Why a source is not asked for this query, or undefined when it is. */
-function skipReason(source: Source, query: SourceQuery, keys: Record<string, string | undefined>, index: AssetIndex): string | undefined {
-  if (query.types.length && !source.assetTypes.some((t) => query.types.includes(t)) && !isPackQueryOf(source, query))
+function skipReason(source: Source, { query, wish }: SearchPlan, keys: Record<string, string | undefined>, index: AssetIndex): string | undefined {
+  const types = new Set(query.types);
+  if (types.size && !source.assetTypes.some((type) => isOfTypes({ type, provider: source.id }, types, wish.packProviders)))
     return `has no ${query.types.join("/")} assets`;
   if (query.free && source.pricing === "paid") return "paid only";
   if (query.downloadable && !source.supportsDownload) return "no direct downloads";
@@ -97,15 +85,8 @@ interface IndexedOutcome {
  * reads each term's best postings per source only (BEST_POSTINGS_PER_SOURCE); any other search
  * needs every hit.
  */
-function searchIndexed(
-  sources: IndexedSource[],
-  query: SourceQuery,
-  plan: QueryPlan,
-  wish: TypeWish,
-  index: AssetIndex,
-  facets: boolean,
-  elapsed: () => number,
-): IndexedOutcome {
+function searchIndexed(sources: IndexedSource[], { query, words: plan, wish, params }: SearchPlan, index: AssetIndex, elapsed: () => number): IndexedOutcome {
+  const facets = params.facets === true;
   const wanted = query.offset + query.limit;
   if (!sources.length) return { outcomes: [], everyHit: () => [], candidates: [], plan: gateTypos(plan, 0, wanted) };
   const filterNames = activeFilters(query.filters);
@@ -261,16 +242,8 @@ export const searchAll = async (params: SearchParams, deps: SearchDeps, options:
  */
 export async function searchRanked(params: SearchParams, deps: SearchDeps, options: SearchOptions = {}): Promise<SearchAnswer> {
   const { config } = deps.runtime;
-  const query: SourceQuery = {
-    q: params.q,
-    types: expandTypes(params.type),
-    free: params.free ?? false,
-    downloadable: params.downloadable ?? false,
-    limit: params.limit,
-    offset: params.offset,
-    filters: pickFilters(params),
-    sort: params.sort,
-  };
+  const plan = planSearch(params, deps.sources);
+  const { query, wish } = plan;
   const allowed = params.providers.length ? new Set(params.providers) : undefined;
   const considered = deps.sources.filter((s) => (!allowed || allowed.has(s.id)) && !params.exclude.includes(s.id));
 
@@ -278,7 +251,7 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
   const indexed: IndexedSource[] = [];
   const live: LiveSource[] = [];
   for (const source of considered) {
-    const reason = source.mode === "link" ? undefined : skipReason(source, query, config.keys, deps.index);
+    const reason = source.mode === "link" ? undefined : skipReason(source, plan, config.keys, deps.index);
     if (source.mode === "link") {
       outcomes.push({ report: report(source, { status: "link", count: 0, searchUrl: source.searchUrl(query), tookMs: 0 }), listings: [] });
     } else if (reason) {
@@ -287,9 +260,7 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
     else live.push(source);
   }
 
-  const plan = planQuery(query.q);
-  const wish = typeWish(params.type, plan, new Set(deps.sources.filter((s) => s.unit === "packs").map((s) => s.id)));
-  const fromIndex = searchIndexed(indexed, query, plan, wish, deps.index, params.facets === true, deps.runtime.elapsed);
+  const fromIndex = searchIndexed(indexed, plan, deps.index, deps.runtime.elapsed);
   outcomes.push(...fromIndex.outcomes);
 
   const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));
