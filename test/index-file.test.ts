@@ -100,6 +100,23 @@ describe("the index file", () => {
     db.close();
     expect(() => AssetIndex.open(other)).toThrow(`${other} is an index file of format 2; this server reads format 1`);
   });
+
+  it("records the tie order its document numbers follow, and refuses a file built under another", () => {
+    const other = join(dir, "other-ties.db");
+    memory.write(other);
+    const db = new Database(other);
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'tieOrder'").pluck().get()).toBe('"free, downloadable, id"');
+    db.prepare(`UPDATE meta SET value = '"id"' WHERE key = 'tieOrder'`).run();
+    db.close();
+    expect(() => AssetIndex.open(other)).toThrow(
+      `${other} numbers its documents by the tie order "id"; this server ranks ties by "free, downloadable, id": rebuild it`,
+    );
+    // A file written before the meta named its order was numbered by the one order format 1 has had.
+    const unnamed = new Database(other);
+    unnamed.prepare("DELETE FROM meta WHERE key = 'tieOrder'").run();
+    unnamed.close();
+    expect(AssetIndex.open(other).documentCount).toBe(memory.documentCount);
+  });
 });
 
 describe("IndexResult.top", () => {

@@ -9,12 +9,15 @@ import Database from "better-sqlite3";
 import { LRUCache } from "lru-cache";
 import SearchableMap from "minisearch/SearchableMap";
 import type { FilterKey } from "../model/filters.ts";
+import { TIE_ORDER } from "../relevance/ranking.ts";
 import { type Vocabulary, vocabularyOf } from "../relevance/term-table.ts";
 import type { Asset } from "../schemas/index.ts";
 import { COLUMN_NAMES, type Column, type Columns, type IndexStore, type MemoryStore, type Postings, type PostingsPiece } from "./store.ts";
 
 /** The version of this file's layout, in its `meta` table: a change a reader of the previous one would misread takes a new one. */
 export const INDEX_FILE_FORMAT = 1;
+/** The tie order of the files written before their meta named it: the only one format 1 has had. */
+const UNRECORDED_TIE_ORDER = "free, downloadable, id";
 
 /** Numbers are stored in the machine's byte order, which is little-endian wherever Node runs in practice. */
 const SCHEMA = `
@@ -59,6 +62,7 @@ export function writeIndexFile(path: string | undefined, store: MemoryStore): Bu
       const meta = db.prepare("INSERT INTO meta VALUES (?, ?)");
       const facts = {
         format: INDEX_FILE_FORMAT,
+        tieOrder: TIE_ORDER,
         builtAt: store.builtAt,
         documentCount: store.documentCount,
         averageLengths: store.averageLengths,
@@ -131,6 +135,11 @@ export class FileStore implements IndexStore {
     if (meta.get("format") !== INDEX_FILE_FORMAT) {
       this.db.close();
       throw new Error(`${path} is an index file of format ${JSON.stringify(meta.get("format"))}; this server reads format ${INDEX_FILE_FORMAT}`);
+    }
+    const tieOrder = meta.get("tieOrder") ?? UNRECORDED_TIE_ORDER;
+    if (tieOrder !== TIE_ORDER) {
+      this.db.close();
+      throw new Error(`${path} numbers its documents by the tie order ${JSON.stringify(tieOrder)}; this server ranks ties by "${TIE_ORDER}": rebuild it`);
     }
     this.builtAt = meta.get("builtAt") as string;
     this.documentCount = meta.get("documentCount") as number;

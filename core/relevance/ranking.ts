@@ -49,6 +49,13 @@ const scoreOf = (match: DocMatch, typeSignal: number) => W.text * match.text + W
 /** A match's score before its source's rank: text and type. */
 const matchScore = (asset: Asset, match: DocMatch, wish: TypeWish) => scoreOf(match, typeScore(asset, wish));
 
+/**
+ * compareTies's rule by name. An index numbers its documents in this order and its file records
+ * the name (core/index/file.ts), so a file built under another rule is refused, not misread:
+ * a change to compareTies takes a new name.
+ */
+export const TIE_ORDER = "free, downloadable, id";
+
 /** What breaks a tie of scores: free first, then downloadable, then by id. */
 export function compareTies(a: Asset, b: Asset): number {
   return (
