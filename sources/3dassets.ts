@@ -8,9 +8,10 @@ import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { collectWindow, followUpPage, pageWindow } from "./kit/page-window.ts";
-import { isHttpUrl } from "./kit/url.ts";
+import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { LICENSE_TERMS } from "./kit/filters.ts";
+import { collectWindow, followUpPage } from "./kit/page-window.ts";
+import { isHttpUrl, withWords } from "./kit/url.ts";
 
 const ID = "3dassets";
 const SITE = "https://3dassets.dev";
@@ -64,11 +65,7 @@ function toAsset(item: Item, description = item.summary) {
   });
 }
 
-function parseItem(raw: unknown, url: string): Item {
-  const item = Item.safeParse(raw);
-  if (!item.success) throw shapeError(ID, url, `an asset of ${url} has no slug or title`);
-  return item.data;
-}
+const parseItem = (raw: unknown, url: string): Item => expectShape(ID, url, Item, raw, `an asset of ${url} has no slug or title`);
 
 /** The listing URL: `q` only when there is a query (the census asks the listing without one). */
 export function listingUrl({ q, category, page, limit }: { q?: string; category?: string; page?: number; limit: number }): string {
@@ -78,16 +75,14 @@ export function listingUrl({ q, category, page, limit }: { q?: string; category?
 }
 
 async function fetchListing(url: string, io: SourceIo): Promise<{ items: Item[]; total?: number }> {
-  const body = Listing.safeParse(await io.json(url));
-  if (!body.success) throw shapeError(ID, url, `listing JSON of ${url} has no data array`);
-  return { items: body.data.data.map((raw) => parseItem(raw, url)), total: body.data.total };
+  const body = expectShape(ID, url, Listing, await io.json(url), `listing JSON of ${url} has no data array`);
+  return { items: body.data.map((raw) => parseItem(raw, url)), total: body.total };
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (query.types.length && !query.types.includes("model")) return { assets: [], total: 0 };
   const pageSize = Math.min(100, Math.max(1, query.limit)); // the listing's largest limit
-  const page = (n: number) => fetchListing(listingUrl({ q: query.q, page: n, limit: pageSize }), io);
-  const { items, ...total } = await collectWindow(pageWindow(query.offset, query.limit, pageSize), query.limit, pageSize, page, io.signal);
+  const { items, ...total } = await collectWindow(query, pageSize, io, (n) => fetchListing(listingUrl({ q: query.q, page: n, limit: pageSize }), io));
   // Every asset is free; `downloadable` keeps only those with a GLB on the CDN (all that were seen), which the total does not count.
   const assets = (query.downloadable ? items.filter(glbOf) : items).map((item) => toAsset(item));
   return { assets, ...(query.downloadable ? {} : total), searchUrl: searchUrl(query) };
@@ -118,18 +113,18 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const categoriesUrl = `${API}/categories`;
   const [{ total }, categoriesBody] = await Promise.all([fetchListing(totalUrl, io), io.json(categoriesUrl)]);
   if (total === undefined) throw shapeError(ID, totalUrl, `${totalUrl} answered no total`);
-  const list = z.looseObject({ data: z.array(z.looseObject({ slug: z.string().min(1), title: z.string().min(1) })) }).safeParse(categoriesBody);
-  if (!list.success) throw shapeError(ID, categoriesUrl, `${categoriesUrl} has no data array of categories`);
+  const Categories = z.looseObject({ data: z.array(z.looseObject({ slug: z.string().min(1), title: z.string().min(1) })) });
+  const list = expectShape(ID, categoriesUrl, Categories, categoriesBody, `${categoriesUrl} has no data array of categories`);
   const count = async (slug: string) => (await followUpPage(() => fetchListing(listingUrl({ category: slug, limit: 1 }), io), io.signal))?.total ?? 0;
-  const counts = await Promise.all(list.data.data.map(async (c) => [c.title, await count(c.slug)] as const));
+  const counts = await Promise.all(list.data.map(async (c) => [c.title, await count(c.slug)] as const));
   const categories = Object.fromEntries(counts.filter(([, n]) => n > 0));
   const method =
     "3DAssets.dev API: `total` of /api/v1/assets?limit=1 (every asset is a free model), and per category the `total` of /api/v1/assets?category=<slug>&limit=1 for each entry of /api/v1/categories (categories whose count did not answer are left out)";
-  return { total, free: total, byType: { model: total }, categories: Object.keys(categories).length ? categories : undefined, unit: "assets", method };
+  return { total, free: total, categories: Object.keys(categories).length ? categories : undefined, method };
 }
 
 /** The site's asset listing with the query (the route for people is not in any recording: unverified). */
-const searchUrl = (query: SourceQuery) => `${SITE}/assets${query.q.trim() ? `?q=${encodeURIComponent(query.q.trim())}` : ""}`;
+const searchUrl = (query: SourceQuery) => withWords(`${SITE}/assets`, "q", query.q);
 
 export const threeDAssets = defineSource(
   {
@@ -143,10 +138,7 @@ export const threeDAssets = defineSource(
     supportsDownload: true,
     unit: "assets",
     // The listing's `sort` and `contributor`/`category` (slugs, not names) have no documented values we can map: the search filters what comes back.
-    filtering: {
-      upstream: [],
-      listed: ["license", "commercial", "attribution", "author", "category", "format", "maxPolys", "animated", "newest", "popular"],
-    },
+    filtering: { upstream: [], listed: [...LICENSE_TERMS, "author", "category", "format", "maxPolys", "animated", "newest", "popular"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -10,9 +10,10 @@ import type { AssetDetails, AssetType, License } from "../core/schemas/index.ts"
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { LICENSE_TERMS } from "./kit/filters.ts";
 import { htmlText } from "./kit/html.ts";
-import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { collectWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "3dtexel";
@@ -82,11 +83,8 @@ export function searchApiUrl(q: string, options: { type?: string; free?: boolean
   return `${PUBLIC_API}/search?q=${encodeURIComponent(q.trim())}${type}${options.free ? "&free=1" : ""}&page=${options.page}&per_page=${PAGE_SIZE}`;
 }
 
-async function fetchSearch(url: string, io: SourceIo) {
-  const body = SearchBody.safeParse(await io.json(url));
-  if (!body.success) throw shapeError(ID, url, `search JSON of ${url} has no items array (of items with an id, title, type and url)`);
-  return body.data;
-}
+const fetchSearch = async (url: string, io: SourceIo) =>
+  expectShape(ID, url, SearchBody, await io.json(url), `search JSON of ${url} has no items array (of items with an id, title, type and url)`);
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   // One library asked → the API's `type` filter (a single free library needs no `free=1`; a single paid one is never asked
@@ -97,7 +95,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   if (query.downloadable || libraries.length === 0) return { assets: [], total: 0 };
   const single = (query.types.length || query.free) && libraries.length === 1 ? libraries[0] : undefined;
   const page = (n: number) => fetchSearch(searchApiUrl(query.q, { type: single, free: !single && query.free, page: n }), io);
-  const { items, ...total } = await collectWindow(pageWindow(query.offset, query.limit, PAGE_SIZE), query.limit, PAGE_SIZE, page, io.signal);
+  const { items, ...total } = await collectWindow(query, PAGE_SIZE, io, page);
   // Several libraries: filtered here (the paging is the API's, so a page may hold fewer than `limit`); the total is not theirs.
   const filtering = !single && query.types.length > 0;
   const assets = items.map(toAsset).filter((a) => !filtering || query.types.includes(a.type));
@@ -109,10 +107,10 @@ const groupOf = (type: AssetType) => (type === "material" || type === "texture" 
 async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(nativeId)) return null;
   const productUrl = `${PRODUCTS_API}?slug=${encodeURIComponent(nativeId)}&_fields=id,slug,title`;
-  const products = await unlessGone(io.json(productUrl).then((body) => z.array(Product).safeParse(body)));
-  if (!products) return null;
-  if (!products.success) throw shapeError(ID, productUrl, `${productUrl} is not an array of products with id, slug and title`);
-  const product = products.data.find((p) => p.slug === nativeId);
+  const body = await unlessGone(io.json(productUrl));
+  if (body === undefined) return null;
+  const products = expectShape(ID, productUrl, z.array(Product), body, `${productUrl} is not an array of products with id, slug and title`);
+  const product = products.find((p) => p.slug === nativeId);
   if (!product) return null;
   // The public API has no detail route: the product is found again by searching its title and matching its id.
   const url = searchApiUrl(htmlText(product.title.rendered), { page: 1 });
@@ -132,10 +130,9 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const typesUrl = `${PUBLIC_API}/types`;
   const categoriesUrl = `${PUBLIC_API}/categories?type=pbr`;
   const [typesBody, categoriesBody] = await Promise.all([io.json(typesUrl), io.json(categoriesUrl)]);
-  const libs = z.array(Library).min(1).safeParse(typesBody).data;
-  if (!libs) throw shapeError(ID, typesUrl, `${typesUrl} is not a list of libraries with counts`);
-  const categories = z.array(z.looseObject({ name: z.string().min(1), count: Count })).safeParse(categoriesBody).data;
-  if (!categories) throw shapeError(ID, categoriesUrl, `${categoriesUrl} is not a list of categories with counts`);
+  const libs = expectShape(ID, typesUrl, z.array(Library).min(1), typesBody, `${typesUrl} is not a list of libraries with counts`);
+  const Categories = z.array(z.looseObject({ name: z.string().min(1), count: Count }));
+  const categories = expectShape(ID, categoriesUrl, Categories, categoriesBody, `${categoriesUrl} is not a list of categories with counts`);
   const count = (l: Library) => l.count;
   const isFree = (l: Library) => l.download_price_credits === 0;
   const isPaid = (l: Library) => (l.download_price_credits ?? 0) > 0;
@@ -147,7 +144,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     byType: countBy(libs, (l) => typeOfLibrary(l.type), count),
     byLicense: nonEmpty(countBy(libs, (l) => keyOf(normalizeLicense(l.license)), count)),
     categories: nonEmpty(Object.fromEntries(categories.map((c) => [c.name, c.count]))),
-    unit: "assets" as const,
     highlights: [...highlight("Largest free library", libs.filter(isFree)), ...highlight("Largest paid library", libs.filter(isPaid))],
     method:
       "3DTexel public API: the `count` of every library in /wp-json/3dtexel/v1/public/types (free = libraries at 0 credits; licences as each library states them); categories are the PBR library's (/categories?type=pbr)",
@@ -170,7 +166,7 @@ export const threeDTexel = defineSource(
     supportsDownload: false,
     unit: "assets",
     // Listings carry the licence and, for PBR sets, resolutions; `updated` is a modification date, not a release date.
-    filtering: { upstream: [], listed: ["license", "commercial", "attribution", "resolution"] },
+    filtering: { upstream: [], listed: [...LICENSE_TERMS, "resolution"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -11,12 +11,14 @@ import { licenseById } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
-import { addedLast30Days, countBy, highest } from "./kit/census.ts";
+import { addedLast30Days, countBy, latest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { LICENSE_TERMS } from "./kit/filters.ts";
 import { htmlText, loadHtml } from "./kit/html.ts";
 import { parseList } from "./kit/list.ts";
-import { cc0Site, keepAsked, pixelsToK, typeFilter, windowPages } from "./kit/texture-sites.ts";
+import { windowPages } from "./kit/page-window.ts";
+import { cc0Site, keepAsked, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "3dtextures";
@@ -121,17 +123,13 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const whole = header !== undefined ? posts.length >= header : posts.length < CENSUS_PER_PAGE;
   const total = header ?? posts.length;
   const published = (p: Post) => Date.parse(p.date ?? "");
-  const past = posts.filter((p) => published(p) <= now.getTime());
-  const newest = highest(past, published);
+  const newest = latest(posts, published, now);
   return compact({
     total,
     atLeast: header === undefined && !whole ? true : undefined,
     // Free and category counts need every post; they are given only when one page held them all.
     free: whole ? total - posts.filter(isExclusive).length : undefined,
     categories: whole ? countBy(posts, (p) => namesOf(p, "category")) : undefined,
-    byType: { texture: total },
-    byLicense: { "CC0-1.0": total },
-    unit: "assets",
     addedLast30Days: addedLast30Days(now, posts.map(published)),
     highlights: newest && [{ label: "Newest texture", title: htmlText(newest.title.rendered), url: newest.link }],
     method:
@@ -152,7 +150,7 @@ export const threeDTextures = defineSource(
     access: "api",
     supportsDownload: false,
     // Posts carry the CC0 licence, the author, categories and the post date; resolutions only on the post page.
-    filtering: { upstream: ["newest"], listed: ["license", "commercial", "attribution", "author", "category", "newest"] },
+    filtering: { upstream: ["newest"], listed: [...LICENSE_TERMS, "author", "category", "newest"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -12,12 +12,15 @@ import type { Sort } from "../core/model/filters.ts";
 import { licenseById } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
+import { isoDay } from "./kit/dates.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { fileNameOf } from "./kit/files.ts";
+import { LICENSE_TERMS } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
-import { cc0Site, isoDay, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
+import { cc0Site, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "ambientcg";
@@ -84,11 +87,11 @@ function categoriesOf(title: string): string[] {
 /** One download through the site's /get link, named as its link names it (`?file=` of a /get link, else the last path segment). */
 function fileOf(d: z.infer<typeof Download>, assetId: string): AssetFile {
   const link = URL.canParse(d.url) ? new URL(d.url) : undefined;
-  const named = link && (link.searchParams.get("file") ?? decodeURIComponent(link.pathname.split("/").pop() ?? ""));
+  const named = link && (link.searchParams.get("file") ?? fileNameOf(link));
   const filename = named || `${assetId}_${d.attributes}.${d.extension}`; // the documented naming scheme
   const url = `${SITE}/get?file=${encodeURIComponent(filename)}`;
   const resolution = kResolution(d.attributes);
-  return compact({ url, filename, format: d.extension.toLowerCase(), resolution, sizeBytes: d.size && Math.round(d.size), group: "archive" });
+  return compact({ url, filename, format: d.extension.toLowerCase(), resolution, sizeBytes: round(d.size), group: "archive" });
 }
 
 /** Formats inside an archive, from its attributes: `LQ-2K-PNG` → png; `2K` → none. */
@@ -115,9 +118,8 @@ function toAsset(a: z.infer<typeof V3Asset>) {
 }
 
 async function fetchAssets(url: string, io: SourceIo) {
-  const body = V3Response.safeParse(await io.json(url));
-  if (!body.success) throw shapeError(ID, url, "API v3 answer has no totalResults/assets");
-  return { total: body.data.totalResults, assets: parseList(ID, url, V3Asset, body.data.assets).items };
+  const body = expectShape(ID, url, V3Response, await io.json(url), "API v3 answer has no totalResults/assets");
+  return { total: body.totalResults, assets: parseList(ID, url, V3Asset, body.assets).items };
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
@@ -125,10 +127,9 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const sort = SORTS[query.sort];
   const url = `${API}?${[filterParams(query), sort && `sort=${sort}`, `limit=${query.limit}`, `offset=${query.offset}`, `include=${INCLUDE}`].filter(Boolean).join("&")}`;
   const { total, assets } = await fetchAssets(url, io);
-  const wanted = typeFilter(query.types);
   const kept = assets
     .map(toAsset)
-    .filter((a) => wanted(a.type))
+    .filter((a) => typeFilter(query.types)(a.type))
     .slice(0, query.limit);
   // The upstream count only stands for what we return when no result had to be dropped here.
   const exact = kept.length === Math.min(assets.length, query.limit);
@@ -177,9 +178,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
     total,
     free: total,
     byType: countBy(byAsset, ([, rows]) => csvType(rows)),
-    byLicense: { "CC0-1.0": total },
     categories: countBy(byAsset, ([id]) => csvCategory(id)),
-    unit: "assets",
     method:
       "ambientCG API v2 downloads_csv (one row per download file of every asset): distinct asset ids counted; type read from the files " +
       "(HDR/tonemapped → hdri, LQ/SQ/HQ levels of detail → model, meshes without them → other, the rest → material), category from the id",
@@ -197,10 +196,7 @@ export const ambientcg = defineSource(
     access: "api",
     supportsDownload: true,
     // Every asset is CC0; categories come from titles, formats and resolutions from the download list, dates and counts from the API.
-    filtering: {
-      upstream: ["newest", "popular"],
-      listed: ["license", "commercial", "attribution", "category", "format", "resolution", "newest", "popular"],
-    },
+    filtering: { upstream: ["newest", "popular"], listed: [...LICENSE_TERMS, "category", "format", "resolution", "newest", "popular"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -8,13 +8,14 @@ import type { SearchFilters, Sort } from "../core/model/filters.ts";
 import { licenseById, licenseFamily, normalizeLicense } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
 import { sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { mapAll } from "./kit/filters.ts";
+import { extensionOf } from "./kit/files.ts";
+import { LICENSE_TERMS, mapOne } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
-import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { collectWindow } from "./kit/page-window.ts";
 
 const SITE = "https://www.blenderkit.com";
 const API = `${SITE}/api/v1`;
@@ -29,7 +30,6 @@ const MAX_PAGE_SIZE = 100; // the largest page the search API serves
 const UPSTREAM_TYPES = Object.entries({ model: ["model", "printable", "scene"], material: ["material"], hdri: ["hdr"] }) as Array<[AssetType, string[]]>;
 
 const [str, num, bool] = [z.string().nullish(), z.number().nullish(), z.boolean().nullish()];
-const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);
 
 const File = z.looseObject({ fileType: z.string(), uuid: z.string().regex(UUID), filename: str, fileUploadSize: num, isThumbnail: bool });
 type File = z.infer<typeof File>;
@@ -69,9 +69,8 @@ const headers = ({ config }: SourceIo) => (config.keys[KEY_ENV] ? { authorizatio
  * wanted ones (any of) are left to the search.
  */
 export function filterTerms(filters: SearchFilters, sort: Sort): string[] {
-  const one = <T>(values: T[] | undefined) => (values?.length === 1 ? values[0] : undefined);
-  const license = one(mapAll(filters.license, (t) => (licenseFamily(t) === "cc0" ? "cc_zero" : undefined)));
-  const category = one(mapAll(filters.category, (c) => (/^[a-z0-9-]+$/.test(c) ? c : undefined)));
+  const license = mapOne(filters.license, (t) => (licenseFamily(t) === "cc0" ? "cc_zero" : undefined));
+  const category = mapOne(filters.category, (c) => (/^[a-z0-9-]+$/.test(c) ? c : undefined));
   return [
     license ? `license:${license}` : "",
     category ? `category_subtree:${category}` : "",
@@ -101,8 +100,6 @@ function license(raw: string | null | undefined): License | undefined {
   return raw ? normalizeLicense(raw.replace(/_/g, " ")) : undefined;
 }
 
-const extension = (name: string | null | undefined) => /\.([a-z0-9]+)$/i.exec(name ?? "")?.[1]?.toLowerCase();
-
 /** `resolution_0_5K` → `0.5k`, `resolution_2K` → `2k`; other file types have none. */
 function resolutionOf(fileType: string): string | undefined {
   const m = /^resolution_(\d+)(?:_(\d+))?K$/i.exec(fileType);
@@ -126,7 +123,7 @@ function toAsset(a: BkAsset): Asset {
     author: a.author?.fullName?.trim(),
     license: license(a.license),
     price: amount != null ? { free, amount, currency: "USD" } : { free },
-    formats: [...new Set(files.flatMap((f) => extension(f.filename) ?? []))],
+    formats: [...new Set(files.flatMap((f) => extensionOf(f.filename) ?? []))],
     resolutions: [...new Set(files.flatMap((f) => resolutionOf(f.fileType) ?? []))],
     polyCount: round(a.dictParameters?.faceCount),
     animated: a.dictParameters?.animated,
@@ -150,13 +147,12 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   const freeOnly = query.free || (query.downloadable && !io.config.keys[KEY_ENV]);
   const pageSize = Math.min(Math.max(1, query.limit), MAX_PAGE_SIZE);
   const more = filterTerms(query.filters, query.sort);
-  const fetchPage = (page: number) => searchPage(searchApiUrl(query.q, types, freeOnly, pageSize, page, more), io);
-  const { items, total } = await collectWindow(pageWindow(query.offset, query.limit, pageSize), query.limit, pageSize, fetchPage, io.signal);
+  const { items, total } = await collectWindow(query, pageSize, io, (page) => searchPage(searchApiUrl(query.q, types, freeOnly, pageSize, page, more), io));
   return { assets: items.map(toAsset).filter((a) => !query.downloadable || a.downloadable), ...compact({ total, searchUrl: searchUrl(query) }) };
 }
 
 function fileBase(f: File): Omit<AssetFile, "url"> {
-  const format = extension(f.filename) ?? "bin";
+  const format = extensionOf(f.filename) ?? "bin";
   const kind = f.fileType.toLowerCase();
   const group = format === "blend" ? "blend" : format === "hdr" || format === "exr" ? "hdri" : kind.startsWith("gltf") ? kind : format;
   const filename = f.filename ? (f.filename.split("/").pop() ?? f.filename) : `${f.uuid}.${format}`;
@@ -193,7 +189,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     total: sum(perType, ([, n]) => n),
     free: await count(upstreamTypes([]), true),
     byType: Object.fromEntries(perType),
-    unit: "assets",
     method: "BlenderKit search API: the count of an empty search per asset type (models with printables and scenes, materials, HDRIs) and of the free ones",
   };
 }
@@ -217,7 +212,7 @@ export const blenderkit = defineSource(
     // listings' licence (an SPDX id for CC0 only) lets the search check them.
     filtering: {
       upstream: ["license", "category", "maxPolys", "resolution", "animated", "newest"],
-      listed: ["license", "commercial", "attribution", "author", "category", "format", "resolution", "maxPolys", "rigged", "newest"],
+      listed: [...LICENSE_TERMS, "author", "category", "format", "resolution", "maxPolys", "rigged", "newest"],
     },
   },
   { mode: "live", searchUrl, search, getAsset, census },

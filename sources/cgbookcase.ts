@@ -14,12 +14,14 @@ import { licenseById } from "../core/model/license.ts";
 import type { SourceQuery } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
-import { addedLast30Days, countBy, highest } from "./kit/census.ts";
+import { addedLast30Days, countBy, latest } from "./kit/census.ts";
+import { isoDay } from "./kit/dates.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { loadHtml } from "./kit/html.ts";
 import { parseList } from "./kit/list.ts";
-import { cc0Site, isoDay, kResolution } from "./kit/texture-sites.ts";
+import { cc0Site, kResolution } from "./kit/texture-sites.ts";
+import { slugify, withWords } from "./kit/url.ts";
 
 const ID = "cgbookcase";
 const SITE = "https://www.cgbookcase.com";
@@ -29,7 +31,7 @@ const asset = assetMaker(ID);
 const pageUrl = (slug: string) => `${SITE}/textures/${encodeURIComponent(slug)}`;
 
 /** "Brick Wall 29" → "brick-wall-29", the texture's path on the site. */
-export const slugOf = (title: string) => (title.toLowerCase().match(/[a-z0-9]+/g) ?? []).join("-");
+export const slugOf = slugify;
 
 const Entry = z.looseObject({
   title: z.string().refine((t) => slugOf(t) !== ""),
@@ -100,16 +102,12 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const entries = await catalogue(io);
   const now = io.now();
   const released = (e: Entry) => Date.parse(isoDay(e.releasedate) ?? "");
-  const past = entries.filter((e) => released(e) <= now.getTime());
-  const newest = highest(past, released);
+  const newest = latest(entries, released, now);
   const total = entries.length;
   return compact({
     total,
     free: total,
-    byType: { texture: total },
-    byLicense: { "CC0-1.0": total },
     categories: countBy(entries, (e) => e.categories),
-    unit: "assets",
     addedLast30Days: addedLast30Days(now, entries.map(released)),
     highlights: newest && [{ label: "Newest texture", title: newest.title, url: pageUrl(slugOf(newest.title)) }],
     method: "cgbookcase /api/textures (the whole catalogue in one array): every texture counted, release dates for the last 30 days",
@@ -117,7 +115,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
 }
 
 /** The site's texture list with its search box filled in. */
-const searchUrl = ({ q }: SourceQuery) => `${SITE}/textures${q.trim() ? `?search=${encodeURIComponent(q.trim())}` : ""}`;
+const searchUrl = ({ q }: SourceQuery) => withWords(`${SITE}/textures`, "search", q);
 
 export const cgbookcase = defineSource(
   { ...cc0Site(ID, "cgbookcase", SITE), description: DESCRIPTION, assetTypes: ["texture"], access: "api", supportsDownload: false },

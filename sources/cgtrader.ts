@@ -12,12 +12,12 @@ import { normalizeLicense } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import { SourceError } from "../core/model/source-error.ts";
 import type { Asset, AssetDetails, License } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { mapAll } from "./kit/filters.ts";
-import { type CheerioAPI, loadHtml } from "./kit/html.ts";
-import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { mapOne } from "./kit/filters.ts";
+import { jsonLd, loadHtml, metaContent } from "./kit/html.ts";
+import { collectWindow } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const SITE = "https://www.cgtrader.com";
@@ -89,10 +89,7 @@ export function listingUrl(q: string, free: boolean, page = 1, fileType?: number
 const FILE_TYPES: Record<string, number> = { "3ds": 2, fbx: 5, c4d: 6, obj: 12, max: 17, blend: 21, stl: 51, gltf: 117, usdz: 127 };
 
 /** One wanted format's id, or none: whether several `file_types[]` mean any or all of them is not known. */
-function fileType({ format }: SearchFilters): number | undefined {
-  const ids = mapAll(format, (f) => FILE_TYPES[f]);
-  return ids?.length === 1 ? ids[0] : undefined;
-}
+const fileType = ({ format }: SearchFilters) => mapOne(format, (f) => FILE_TYPES[f]);
 
 /** The AWS WAF challenge (202) or any answer carrying its marks. */
 const WAF_MARKS = /awsWafCookieDomainList|gokuProps|\.awswaf\.com\/|challenge-container/;
@@ -150,8 +147,7 @@ function toAsset({ attributes: a }: Item): Asset {
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if ((query.types.length && !query.types.includes("model")) || query.downloadable) return { assets: [] }; // models only, none downloadable
-  const fetchListing = (page: number) => listing(listingUrl(query.q, query.free, page, fileType(query.filters)), io);
-  const { items, total } = await collectWindow(pageWindow(query.offset, query.limit, PAGE_SIZE), query.limit, PAGE_SIZE, fetchListing, io.signal);
+  const { items, total } = await collectWindow(query, PAGE_SIZE, io, (page) => listing(listingUrl(query.q, query.free, page, fileType(query.filters)), io));
   return { assets: items.map(toAsset), ...compact({ total, searchUrl: searchUrl(query) }) };
 }
 
@@ -161,13 +157,6 @@ function license(code: string | null | undefined, imageUrl: string | null | unde
   const url = imageUrl ?? (code.startsWith("royalty_free") ? `${SITE}/pages/terms-and-conditions#royalty-free-license` : undefined);
   const name = LICENSE_NAMES[code.replace(/_no_ai$/, "")];
   return name ? compact({ name: code.endsWith("_no_ai") ? `${name} (no AI use)` : name, url }) : normalizeLicense(code.replace(/_/g, " "), url);
-}
-
-/** The first JSON-LD Product of the page, alone, in a list or in an `@graph`. */
-function jsonLdProduct($: CheerioAPI) {
-  const scripts = [...$('script[type="application/ld+json"]')].map((el) => parseJson($(el).text()) as unknown[] | { "@graph"?: unknown[] } | null);
-  const nodes = scripts.flatMap((data) => (Array.isArray(data) ? data : [data, ...(data?.["@graph"] ?? [])]));
-  return nodes.map((node) => Product.safeParse(node).data).find((product) => product !== undefined);
 }
 
 /** Text of a description's HTML, paragraphs and line breaks kept as new lines. */
@@ -186,11 +175,10 @@ const stripTitle = (title: string) => title.replace(/\s*\|\s*(?:free\s+)?3d\s+mo
 /** Detail page → AssetDetails; files are login links to the page, one per format. */
 export function parseProductPage(html: string, pageUrl: string, nativeId: string): AssetDetails {
   const $ = loadHtml(html);
-  const product = jsonLdProduct($);
+  const product = jsonLd($).flatMap((node) => Product.safeParse(node).data ?? [])[0]; // alone, in a list or in an `@graph`
   const props = Props.safeParse(parseJson($('[data-react-class="ItemPage/TopSection/TopSection"]').attr("data-react-props") ?? "")).data;
   if (!product && !props) throw shapeError(ID, pageUrl, "product page has neither JSON-LD Product nor item props");
-  const ogTitle = $('meta[property="og:title"]').attr("content");
-  const title = stripTitle(product?.name ?? ogTitle ?? "") || props?.pricingArea?.title?.replace(/\s+(?:free\s+)?3d\s+model$/i, "").trim();
+  const title = stripTitle(product?.name ?? metaContent($, "og:title") ?? "") || props?.pricingArea?.title?.replace(/\s+(?:free\s+)?3d\s+model$/i, "").trim();
   if (!title) throw shapeError(ID, pageUrl, "product page has no title");
   const { detailsArea: details, descriptionArea: about, pricingArea: pricing } = props ?? {};
   const amount = Number(product?.offers?.price);
@@ -209,12 +197,12 @@ export function parseProductPage(html: string, pageUrl: string, nativeId: string
       // "3D Models" / "Free 3D Models" › category › subcategory › the item itself.
       categories: about?.breadcrumbs?.slice(1, -1).flatMap((c) => c.title.trim() || []),
       url: pageUrl,
-      thumbnailUrl: $('meta[property="og:image"]').attr("content") ?? product?.image?.[0]?.contentUrl,
+      thumbnailUrl: metaContent($, "og:image") ?? product?.image?.[0]?.contentUrl,
       author: props?.sellerArea?.designerName ?? product?.brand?.name,
       license: license(pricing?.license, product?.image?.find((i) => i.license?.startsWith("https://"))?.license),
       price: free === undefined ? undefined : free ? { free } : { free, ...paid },
       formats,
-      polyCount: details?.polygons != null ? Math.round(details.polygons) : undefined,
+      polyCount: round(details?.polygons),
       animated: details?.animated,
       rigged: details?.rigged,
       downloadable: false,
@@ -237,8 +225,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     total: all.total,
     atLeast: all.total === CAPPED_TOTAL || free.total === CAPPED_TOTAL ? true : undefined,
     free: free.total,
-    byType: { model: all.total },
-    unit: "assets" as const,
     method: "CGTrader listing JSON (/search, with and without free=1): meta.totalCount of each",
   });
 }

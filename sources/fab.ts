@@ -6,7 +6,8 @@
 
 import type { SourceQuery } from "../core/model/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
-import { defineSource } from "./kit/define.ts";
+import { linkSource } from "./kit/define.ts";
+import { sole } from "./kit/filters.ts";
 
 const SITE = "https://www.fab.com";
 
@@ -21,15 +22,14 @@ function searchUrl(query: SourceQuery): string {
   const params = new URLSearchParams();
   const q = query.q.trim();
   if (q) params.set("q", q);
-  const kinds = new Set(query.types.map((t) => LISTING_TYPES[t]));
-  const kind = kinds.size === 1 ? [...kinds][0] : undefined;
+  const kind = sole(query.types.map((t) => LISTING_TYPES[t]));
   if (kind) params.set("listing_types", kind);
   if (query.free) params.set("is_free", "1");
   const qs = params.toString();
   return `${SITE}/search${qs ? `?${qs}` : ""}`;
 }
 
-export const fab = defineSource(
+export const fab = linkSource(
   {
     id: "fab",
     name: "Fab",
@@ -37,12 +37,7 @@ export const fab = defineSource(
     description:
       "Epic Games' marketplace (Unreal Engine Marketplace, Quixel Megascans, Sketchfab Store): best for Unreal-ready models, Megascans materials and environment packs. Link only.",
     assetTypes: ["model", "material", "texture", "sprite", "audio", "pack"],
-    access: "link",
     pricing: "freemium",
-    supportsDownload: false,
-    unit: "assets",
-    // No search-page parameter for a licence, format or order was found documented: filters cannot be passed on.
-    filtering: { upstream: [], listed: [] },
   },
-  { mode: "link", searchUrl },
+  searchUrl,
 );

@@ -12,6 +12,7 @@ import { assetMaker } from "./kit/asset.ts";
 import { countBy, highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, unlessGone } from "./kit/fetch.ts";
+import { extensionOf } from "./kit/files.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
@@ -82,7 +83,7 @@ export function fontsourceFiles(detail: z.infer<typeof FontDetail>): AssetFile[]
     [...new Set([...FORMATS, ...Object.keys(face.urls)])].flatMap((key) => {
       const url = face.urls[key];
       if (!isHttpUrl(url)) return [];
-      const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? (key === "truetype" ? "ttf" : key);
+      const ext = extensionOf(new URL(url).pathname) ?? (key === "truetype" ? "ttf" : key);
       return [{ url, filename: `${detail.id}-${face.subset}-${face.weight}-${face.style}.${ext}`, format: ext, group: "font" }];
     }),
   );
@@ -103,10 +104,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
   return {
     total: fonts.length,
     free: fonts.length,
-    byType: { font: fonts.length },
     byLicense: countBy(fonts, (f) => licenseOf(f.license)?.spdx ?? licenseOf(f.license)?.name ?? "unknown"),
     categories: countBy(fonts, (f) => f.category),
-    unit: "assets",
     highlights: [
       newest && { label: "Most recently updated font", title: newest.family, url: pageUrl(newest.id) },
       widest && { label: "Most weights and styles", title: widest.family, url: pageUrl(widest.id), value: faces(widest) },

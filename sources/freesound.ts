@@ -8,13 +8,14 @@ import { ccLicenseFromUrl, licenseFamily } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import { SourceError } from "../core/model/source-error.ts";
 import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { mapAll } from "./kit/filters.ts";
+import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { extensionOf } from "./kit/files.ts";
+import { LICENSE_TERMS, mapAll } from "./kit/filters.ts";
 import { htmlText } from "./kit/html.ts";
-import { collectWindow, pageWindow } from "./kit/page-window.ts";
-import { isHttpUrl } from "./kit/url.ts";
+import { collectWindow } from "./kit/page-window.ts";
+import { isHttpUrl, withWords } from "./kit/url.ts";
 
 const ID = "freesound";
 const SITE = "https://freesound.org";
@@ -22,7 +23,6 @@ const API = "https://freesound.org/apiv2";
 const asset = assetMaker(ID);
 export const SEARCH_FIELDS = "id,name,url,username,license,tags,description,created,duration,type,filesize,previews,images,num_downloads,avg_rating";
 const PREVIEWS = ["preview-hq-mp3", "preview-hq-ogg", "preview-lq-mp3", "preview-lq-ogg"] as const;
-const extOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
 
 /** The `license` filter's names of Freesound's licences (API v2 search docs), by our licence family. */
 const LICENSE_NAMES: Record<string, string> = { cc0: "Creative Commons 0", "cc-by": "Attribution", "cc-by-nc": "Attribution NonCommercial" };
@@ -30,6 +30,7 @@ const LICENSE_NAMES: Record<string, string> = { cc0: "Creative Commons 0", "cc-b
 const ORIGINAL_TYPES = ["wav", "aiff", "m4a", "flac"];
 /** The API's `sort` options for our data sorts: newest added first, most downloaded first. */
 const SORTS: Partial<Record<Sort, string>> = { newest: "created_desc", popular: "downloads_desc" };
+const FILTERS = [...LICENSE_TERMS, "author", "format", "newest", "popular"] as const;
 
 const quoted = (s: string) => `"${s.replace(/["\\]/g, "\\$&")}"`;
 /** A Solr filter on `field` matching any of the values. */
@@ -41,16 +42,14 @@ const anyOf = (field: string, values: string[] | undefined) => values && `${fiel
  * (matched whole, case-insensitive) and the original file `type`.
  */
 export function soundFilter(f: SearchFilters): string | undefined {
+  const originals = mapAll(f.format, (x) => (ORIGINAL_TYPES.includes(x) ? x : undefined));
   const commercial = f.commercial === undefined ? undefined : f.commercial ? ["Attribution", "Creative Commons 0"] : ["Attribution NonCommercial"];
   const parts = [
     anyOf("license", mapAll(f.license, (t) => LICENSE_NAMES[licenseFamily(t)])?.map(quoted)),
     anyOf("license", commercial?.map(quoted)),
     f.attribution === false ? `license:${quoted("Creative Commons 0")}` : undefined,
     f.author ? `username:${quoted(f.author)}` : undefined,
-    anyOf(
-      "type",
-      mapAll(f.format, (x) => (ORIGINAL_TYPES.includes(x) ? x : undefined)),
-    ),
+    anyOf("type", originals),
   ];
   return parts.filter(Boolean).join(" ") || undefined;
 }
@@ -72,15 +71,13 @@ function auth(io: SourceIo) {
   return { authorization: `Token ${key}` };
 }
 
-export function parseSound(raw: unknown, where: string) {
-  const parsed = Sound.safeParse(raw);
-  if (!parsed.success) throw shapeError(ID, where, `${where} is not a sound`);
-  return parsed.data;
-}
+export const parseSound = (raw: unknown, where: string) => expectShape(ID, where, Sound, raw, `${where} is not a sound`);
 
 /** One sound as an Asset. Works with the default search fields too (no url, previews or images). */
 export function soundToAsset(s: z.infer<typeof Sound>) {
-  const previewFormats = Object.entries(s.previews ?? {}).flatMap(([k, url]) => (/^preview-/.test(k) && isHttpUrl(url) ? [extOf(url)] : []));
+  const previewFormats = Object.entries(s.previews ?? {}).flatMap(([k, url]) =>
+    /^preview-/.test(k) && isHttpUrl(url) ? [extensionOf(new URL(url).pathname)] : [],
+  );
   return asset(String(s.id), {
     title: s.name,
     description: s.description && htmlText(s.description),
@@ -95,7 +92,7 @@ export function soundToAsset(s: z.infer<typeof Sound>) {
     // Every sound has public previews; the original file needs the user's OAuth2 login.
     downloadable: true,
     createdAt: s.created,
-    downloads: s.num_downloads === undefined ? undefined : Math.round(s.num_downloads),
+    downloads: round(s.num_downloads),
   });
 }
 
@@ -104,13 +101,13 @@ export function soundFiles(s: z.infer<typeof Sound>): AssetFile[] {
   const previews = PREVIEWS.flatMap((key) => {
     const url = s.previews?.[key];
     if (!isHttpUrl(url)) return [];
-    const format = extOf(url) ?? key.slice(key.lastIndexOf("-") + 1);
+    const format = extensionOf(new URL(url).pathname) ?? key.slice(key.lastIndexOf("-") + 1);
     return [{ url, filename: new URL(url).pathname.split("/").pop() || `${s.id}-${key}.${format}`, format, group: "audio" }];
   });
   if (!isHttpUrl(s.download)) return previews;
   const format = s.type?.toLowerCase() || "audio";
   const filename = new RegExp(`\\.${format}$`, "i").test(s.name) ? s.name : `${s.name}.${format}`;
-  return [...previews, compact({ url: s.download, filename, format, sizeBytes: s.filesize && Math.round(s.filesize), group: "original", requiresAuth: true })];
+  return [...previews, compact({ url: s.download, filename, format, sizeBytes: round(s.filesize), group: "original", requiresAuth: true })];
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
@@ -122,11 +119,10 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
     const url = `${API}/search/text/?${new URLSearchParams(params)}`;
     // Past the last page Freesound answers 404 ("Invalid page"): nothing more to show.
     const body = n > 1 ? ((await unlessGone(io.json(url, auth(io)))) ?? { results: [] }) : await io.json(url, auth(io));
-    const parsed = SearchPage.safeParse(body);
-    if (!parsed.success) throw shapeError(ID, url, "the text search answer has no results array");
-    return { items: parsed.data.results.map((r, i) => parseSound(r, `${url} result #${i}`)), total: parsed.data.count };
+    const parsed = expectShape(ID, url, SearchPage, body, "the text search answer has no results array");
+    return { items: parsed.results.map((r, i) => parseSound(r, `${url} result #${i}`)), total: parsed.count };
   };
-  const { items, ...total } = await collectWindow(pageWindow(query.offset, query.limit, pageSize), query.limit, pageSize, page, io.signal);
+  const { items, ...total } = await collectWindow(query, pageSize, io, page);
   return { assets: items.map(soundToAsset), ...total, searchUrl: searchUrl(query) };
 }
 
@@ -145,10 +141,10 @@ async function census(io: SourceIo): Promise<CensusBody> {
   if (count === undefined) throw shapeError(ID, url, "the text search answer has no count");
   const total = Math.max(0, Math.round(count));
   const method = "Freesound API v2: count of an empty-query /search/text/ (every public sound); licences are per sound and not counted";
-  return { total, free: total, byType: { audio: total }, unit: "assets", method };
+  return { total, free: total, method };
 }
 
-const searchUrl = (query: SourceQuery) => `${SITE}/search/${query.q.trim() ? `?q=${encodeURIComponent(query.q.trim())}` : ""}`;
+const searchUrl = (query: SourceQuery) => withWords(`${SITE}/search/`, "q", query.q);
 
 export const freesound = defineSource(
   {
@@ -163,11 +159,9 @@ export const freesound = defineSource(
     supportsDownload: true,
     key: { env: "FREESOUND_API_KEY", required: true },
     unit: "assets",
-    filtering: {
-      upstream: ["license", "commercial", "attribution", "author", "format", "newest", "popular"],
-      // Search results carry the licence deed, the uploader, the file type and previews, the date added and the download count.
-      listed: ["license", "commercial", "attribution", "author", "format", "newest", "popular"],
-    },
+    // These go upstream, and search results carry what they read too: the licence deed, the uploader, the file type and
+    // previews, the date added and the download count.
+    filtering: { upstream: FILTERS, listed: FILTERS },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -11,8 +11,9 @@ import { assetMaker } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import type { SourceIo } from "./kit/fetch.ts";
+import { extensionOf } from "./kit/files.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
-import { isHttpUrl } from "./kit/url.ts";
+import { isHttpUrl, slugify } from "./kit/url.ts";
 
 const ID = "googlefonts";
 const SITE = "https://fonts.google.com";
@@ -30,11 +31,7 @@ const WebFont = z.looseObject({
 });
 type WebFont = z.infer<typeof WebFont>;
 /** `Press Start 2P` → `press-start-2p` (the nativeId). */
-export const slugOf = (family: string) =>
-  family
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+export const slugOf = slugify;
 const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?query=${encodeURIComponent(q.trim())}` : SITE);
 const pageUrl = (family: string) => `${SITE}/specimen/${family.trim().split(/\s+/).map(encodeURIComponent).join("+")}`;
 /** gstatic answers https as well; the API still lists http URLs. */
@@ -73,7 +70,7 @@ function toAsset(font: WebFont): Asset {
 export function googleFontFiles(font: WebFont): AssetFile[] {
   // `regular` is 400 normal, `700italic` 700 italic.
   const order = (v: string) => Math.abs(Number(/^(\d+)?(regular|italic)?$/.exec(v)?.[1] ?? 400) - 400) * 2 + (v.endsWith("italic") ? 1 : 0);
-  const ext = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? "ttf";
+  const ext = (url: string) => extensionOf(new URL(url).pathname) ?? "ttf";
   return Object.entries(font.files)
     .filter(([, url]) => isHttpUrl(url))
     .sort(([a], [b]) => order(a) - order(b))
@@ -91,9 +88,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   return {
     total: fonts.length,
     free: fonts.length,
-    byType: { font: fonts.length },
     categories: countBy(fonts, (f) => f.category),
-    unit: "assets",
     highlights: [
       newest && { label: "Most recently updated family", title: newest.family, url: pageUrl(newest.family) },
       widest && { label: "Most styles", title: widest.family, url: pageUrl(widest.family), value: widest.variants.length },

@@ -8,18 +8,19 @@
  */
 
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetType, Price } from "../core/schemas/index.ts";
+import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { type CheerioAPI, loadHtml } from "./kit/html.ts";
+import { NO_FILTERS } from "./kit/filters.ts";
+import { type CheerioAPI, isJsonLdType, type JsonLdNode, jsonLd, loadHtml } from "./kit/html.ts";
+import { parsePrice, priceFrom } from "./kit/price.ts";
 import { pixelsToK } from "./kit/texture-sites.ts";
-import { httpUrl } from "./kit/url.ts";
+import { httpUrl, slugify } from "./kit/url.ts";
 
 const ID = "hdrihub";
 const SITE = "https://www.hdri-hub.com";
 const CATEGORY = `${SITE}/shop/hdri`;
-const CURRENCIES: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP" };
 const asset = assetMaker(ID);
 
 /** The type of a product by its shop path: `/shop/hdri/…` HDRIs, bundles packs, 3D people models. */
@@ -43,14 +44,6 @@ function imageOf(src: string | undefined): string | undefined {
   const url = httpUrl(src, SITE);
   const inner = url && new URL(url).pathname === "/_next/image" ? new URL(url).searchParams.get("url") : null;
   return inner ? httpUrl(inner, SITE) : url;
-}
-
-/** "From €9" → { free: false, amount: 9, currency: "EUR" }; "0" → { free: true }. */
-function parsePrice(raw: string): Price | undefined {
-  const m = /([€$£])?\s*(\d+(?:[.,]\d+)?)/.exec(raw);
-  if (!m) return undefined;
-  const amount = Number(m[2]!.replace(",", "."));
-  return amount === 0 ? { free: true } : compact({ free: false, amount, currency: m[1] && CURRENCIES[m[1]] });
 }
 
 /** The search page: the count ("Found 8 products"), or 0 for the no-results block, and the result cards. */
@@ -90,26 +83,11 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   return { assets: page, ...compact({ total: query.types.length || query.free || query.downloadable ? undefined : found }), searchUrl: url };
 }
 
-type JsonLdNode = { "@type"?: string | string[]; [key: string]: unknown };
-/** A JSON-LD value's nodes: itself when an object, the items of an array, and the nodes of its `@graph`. */
-function nodesOf(value: unknown): JsonLdNode[] {
-  if (Array.isArray(value)) return value.flatMap(nodesOf);
-  if (!value || typeof value !== "object") return [];
-  const graph = (value as JsonLdNode)["@graph"];
-  return [value as JsonLdNode, ...(Array.isArray(graph) ? nodesOf(graph) : [])];
-}
-
-function jsonLd($: CheerioAPI, url: string): JsonLdNode[] {
-  return Array.from($("script[type='application/ld+json']"), (script) => {
-    try {
-      return nodesOf(JSON.parse($(script).text()));
-    } catch {
-      throw shapeError(ID, url, `${url} has a JSON-LD block that is not JSON`);
-    }
-  }).flat();
-}
-
-const isType = (node: JsonLdNode, type: string) => [node["@type"]].flat().includes(type);
+/** The page's JSON-LD nodes; a block that is not JSON means the page changed. */
+const nodesOf = ($: CheerioAPI, url: string) =>
+  jsonLd($, () => {
+    throw shapeError(ID, url, `${url} has a JSON-LD block that is not JSON`);
+  });
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
 /** "4096px" → 4k, "12288px" → 12k, "Cubemap 6x 2048" → 2k (per face). */
@@ -118,16 +96,16 @@ const resolutionOfOffer = (name: string) => pixelsToK(Number(/(\d{3,6})\s*px/i.e
 function parseProduct(path: string, html: string): AssetDetails {
   const $ = loadHtml(html);
   const pageUrl = `${SITE}${path}`;
-  const product = jsonLd($, pageUrl).find((n) => isType(n, "Product"));
+  const product = nodesOf($, pageUrl).find((n) => isJsonLdType(n, "Product"));
   const title = str(product?.name);
   if (!product || !title) throw shapeError(ID, pageUrl, `product page ${pageUrl} has no Product JSON-LD (page changed?)`);
   const offer = (product.offers ?? {}) as JsonLdNode;
-  const offers = (Array.isArray(offer.offers) ? offer.offers : isType(offer, "Offer") ? [offer] : []) as JsonLdNode[];
+  const offers = (Array.isArray(offer.offers) ? offer.offers : isJsonLdType(offer, "Offer") ? [offer] : []) as JsonLdNode[];
   const low = num(offer.lowPrice) ?? num(offer.price);
   const files = offers.flatMap(({ name, url }) => {
     const label = str(name);
     if (!label) return [];
-    const filename = `${path.split("/").pop()}-${(label.toLowerCase().match(/[a-z0-9]+/g) ?? []).join("-")}`;
+    const filename = `${path.split("/").pop()}-${slugify(label)}`;
     const group = /cubemap/i.test(label) ? "cubemap" : "hdri";
     return [compact({ url: httpUrl(str(url), SITE) ?? pageUrl, filename, format: "page", resolution: resolutionOfOffer(label), group, requiresAuth: true })];
   });
@@ -140,7 +118,7 @@ function parseProduct(path: string, html: string): AssetDetails {
     url: httpUrl(str(product.url), SITE) ?? pageUrl,
     thumbnailUrl: httpUrl([product.image].flat().map(str).find(Boolean), SITE),
     author: str((product.brand as JsonLdNode | undefined)?.name),
-    price: product.isAccessibleForFree === true || low === 0 ? { free: true } : compact({ free: false, amount: low, currency: str(offer.priceCurrency) }),
+    price: product.isAccessibleForFree === true ? { free: true } : priceFrom(low, str(offer.priceCurrency)),
     resolutions: [...new Set(files.flatMap((f) => (f.group === "hdri" && f.resolution ? [f.resolution] : [])))],
     downloadable: false,
   });
@@ -154,14 +132,14 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
-  const list = jsonLd(loadHtml((await io.text(CATEGORY)).text), CATEGORY).find((n) => isType(n, "ItemList"));
+  const list = nodesOf(loadHtml((await io.text(CATEGORY)).text), CATEGORY).find((n) => isJsonLdType(n, "ItemList"));
   const count = num(list?.numberOfItems);
   if (count === undefined) throw shapeError(ID, CATEGORY, `${CATEGORY} has no ItemList numberOfItems (page changed?)`);
   const total = Math.round(count);
   const method =
     "numberOfItems of the schema.org ItemList on the HDRI category page (/shop/hdri); no sitemap was recorded, " +
     "so the other shop sections are not counted (a lower bound)";
-  return { total, atLeast: true, byType: { hdri: total }, categories: { HDRI: total }, unit: "assets", method };
+  return { total, atLeast: true, byType: { hdri: total }, categories: { HDRI: total }, method };
 }
 
 const searchUrl = (query: SourceQuery) => `${SITE}/search?q=${encodeURIComponent(query.q.trim())}`;
@@ -178,7 +156,7 @@ export const hdrihub = defineSource(
     supportsDownload: false,
     unit: "assets",
     // Search cards carry only title, type, link, picture and price: no filter or data sort can be applied to them.
-    filtering: { upstream: [], listed: [] },
+    filtering: NO_FILTERS,
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

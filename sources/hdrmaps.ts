@@ -11,9 +11,10 @@ import type { AssetDetails, AssetFile, Price } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { extensionOf, fileNameOf } from "./kit/files.ts";
 import { htmlText, loadHtml } from "./kit/html.ts";
-import { leadingPages, pageWindow } from "./kit/page-window.ts";
+import { windowPages } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrmaps";
@@ -82,24 +83,20 @@ const orderOf = (sort: Sort) => (sort === "newest" ? "&orderby=date&order=desc" 
 export const searchApiUrl = (q: string, perPage: number, page: number, free: boolean, sort: Sort = "relevance") =>
   `${API}?search=${encodeURIComponent(q.trim())}&per_page=${perPage}${LISTED}${free ? "&max_price=0" : ""}${orderOf(sort)}${page > 1 ? `&page=${page}` : ""}&_fields=${FIELDS}`;
 
-async function fetchProducts(url: string, io: SourceIo): Promise<{ products: Product[]; total?: number }> {
+async function fetchProducts(url: string, io: SourceIo): Promise<{ items: Product[]; total?: number }> {
   const { body, headers } = await io.jsonWithHeaders(url);
-  const products = z.array(Product).safeParse(body);
-  if (!products.success) throw shapeError(ID, url, `${url} did not answer an array of products with id, name, slug and permalink`);
+  const items = expectShape(ID, url, z.array(Product), body, `${url} did not answer an array of products with id, name, slug and permalink`);
   const total = headers["x-wp-total"]?.trim();
-  return { products: products.data, total: total && /^\d+$/.test(total) ? Number(total) : undefined };
+  return { items, total: total && /^\d+$/.test(total) ? Number(total) : undefined };
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (query.types.length && !query.types.includes("hdri")) return { assets: [], total: 0 };
   const free = query.free || query.downloadable; // downloadable products are exactly the free ones (the freebies' EXRs)
   const perPage = Math.min(100, Math.max(1, query.limit));
-  const { pages, skip } = pageWindow(query.offset, perPage, perPage);
-  const page = (p: number) => fetchProducts(searchApiUrl(query.q, perPage, p, free, query.sort), io);
-  const results = await leadingPages(pages.map(page), io.signal);
-  const products = results.flatMap((r) => r.products).slice(skip, skip + query.limit);
-  const kept = products.filter((p) => !isExcluded(p) && (!free || isFreebie(p)));
-  return { assets: kept.map(toAsset), ...compact({ total: results[0]?.total }), searchUrl: searchUrl(query) };
+  const { answers, items } = await windowPages(query, perPage, io, (p) => fetchProducts(searchApiUrl(query.q, perPage, p, free, query.sort), io));
+  const kept = items.filter((p) => !isExcluded(p) && (!free || isFreebie(p)));
+  return { assets: kept.map(toAsset), ...compact({ total: answers[0]?.total }), searchUrl: searchUrl(query) };
 }
 
 /** `462.28 MB` → bytes (binary units, as WordPress writes sizes); approximate by nature. */
@@ -115,8 +112,8 @@ export function parseFreebiePage(html: string): AssetFile[] {
   const add = (href: string | undefined, label: string, size: string | undefined) => {
     const url = httpUrl(href, SITE);
     if (!url || !/^https:\/\/([^/]+\.)?hdrmaps\.com$/.test(new URL(url).origin) || files.has(url)) return;
-    const filename = decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
-    const format = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase();
+    const filename = fileNameOf(url);
+    const format = extensionOf(filename);
     const resolution = /(\d+)\s*k\b/i.exec(label)?.[1] ?? /_(\d+)K\./.exec(filename)?.[1];
     if (format) files.set(url, compact({ url, filename, format, resolution: resolution && `${resolution}k`, sizeBytes: sizeBytes(size), group: "hdri" }));
   };
@@ -129,7 +126,7 @@ export function parseFreebiePage(html: string): AssetFile[] {
 async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null> {
   const url = `${API}?slug=${encodeURIComponent(slug)}&_fields=${FIELDS}`;
   const found = /^[a-z0-9][a-z0-9_-]*$/i.test(slug) ? await unlessGone(fetchProducts(url, io)) : undefined;
-  const product = found?.products.find((p) => p.slug === slug);
+  const product = found?.items.find((p) => p.slug === slug);
   if (!product) return null;
   const details = toAsset(product);
   if (!isFreebie(product)) {
@@ -147,15 +144,13 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
 async function census(io: SourceIo): Promise<CensusBody> {
   const allUrl = `${API}?per_page=100${LISTED}&_fields=id,categories,prices`;
   const [all, free] = await Promise.all([fetchProducts(allUrl, io), fetchProducts(`${API}?per_page=100&category=${FREEBIES.id}&_fields=id`, io)]);
-  const listed = all.products.filter((p) => !isExcluded(p));
+  const listed = all.items.filter((p) => !isExcluded(p));
   const total = all.total ?? listed.length;
   return compact({
     total,
-    atLeast: all.total === undefined && all.products.length >= 100 ? true : undefined,
-    free: free.total ?? free.products.length,
-    byType: { hdri: total },
-    categories: all.products.length < 100 ? countBy(listed, (p) => (p.categories ?? []).map((c) => htmlText(c.name))) : undefined,
-    unit: "assets",
+    atLeast: all.total === undefined && all.items.length >= 100 ? true : undefined,
+    free: free.total ?? free.items.length,
+    categories: all.items.length < 100 ? countBy(listed, (p) => (p.categories ?? []).map((c) => htmlText(c.name))) : undefined,
     method:
       "WooCommerce Store API: X-WP-Total of the product listing without the excluded categories, and of the Freebies category" +
       (all.total === undefined ? " (no X-WP-Total header: the products returned were counted, a lower bound)" : ""),

@@ -11,7 +11,7 @@ import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { isHttpUrl } from "./kit/url.ts";
+import { isHttpUrl, withWords } from "./kit/url.ts";
 
 const ID = "iconify";
 const SITE = "https://icon-sets.iconify.design";
@@ -34,7 +34,7 @@ const Info = z.looseObject({
 type Info = z.infer<typeof Info>;
 const IconSet = z.looseObject({ prefix: z.string(), icons: z.record(z.string(), z.looseObject({ body: z.string(), hidden: z.boolean().optional() })) });
 
-const searchUrl = ({ q }: SourceQuery) => (q.trim() ? `${SITE}/?query=${encodeURIComponent(q.trim())}` : `${SITE}/`);
+const searchUrl = ({ q }: SourceQuery) => withWords(`${SITE}/`, "query", q);
 const pageUrl = (prefix: string) => `${SITE}/${encodeURIComponent(prefix)}/`;
 const svgUrl = (prefix: string, name: string) => `${API}/${encodeURIComponent(prefix)}/${encodeURIComponent(name)}.svg`;
 export const setJsonUrl = (prefix: string) => `https://cdn.jsdelivr.net/npm/@iconify-json/${encodeURIComponent(prefix)}/icons.json`;
@@ -90,10 +90,8 @@ async function census(io: SourceIo): Promise<CensusBody> {
   return {
     total: sets.length,
     free: sets.length,
-    byType: { ui: sets.length },
     byLicense: countBy(sets, ([, info]) => licenseOf(info)?.spdx ?? licenseOf(info)?.name ?? "unknown"),
     categories: countBy(sets, ([, info]) => info.category ?? "Uncategorised"),
-    unit: "packs",
     highlights: [
       { label: "Icons in all sets", title: "Every icon of the listed sets", url: SITE, value: sum(sets, ([, info]) => Math.round(info.total ?? 0)) },
       { label: "Largest icon set", title: big.name, url: pageUrl(bigPrefix), value: Math.round(big.total ?? 0) },

@@ -6,12 +6,13 @@
 import { z } from "zod";
 import { normalizeLicense } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, Price } from "../core/schemas/index.ts";
+import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
-import { type CheerioAPI, loadHtml } from "./kit/html.ts";
+import { expectShape, type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { type CheerioAPI, loadHtml, metaContent } from "./kit/html.ts";
 import { followUpPage } from "./kit/page-window.ts";
+import { parsePrice } from "./kit/price.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "itchio";
@@ -32,7 +33,6 @@ const TAG_KINDS: Array<[AssetType, readonly string[]]> = [
   ["audio", ["music", "sound-effects", "sfx", "audio", "soundtrack"]],
   ["font", ["fonts", "font"]],
 ];
-const CURRENCIES = { $: "USD", "€": "EUR", "£": "GBP", "¥": "JPY" };
 const GROUPS = { archive: ["zip", "rar", "7z", "tar.gz", "tgz", "tar"], audio: ["ogg", "wav", "mp3", "flac"], font: ["ttf", "otf", "woff", "woff2"] };
 
 /** The type a listing's tags point to; several kinds at once (or none) make it a pack. */
@@ -53,15 +53,6 @@ function nativeIdOf(href: string | undefined): string | undefined {
 }
 
 const gameUrl = (nativeId: string) => `https://${nativeId.replace("~", ".itch.io/")}`; // <author>~<slug>
-
-/** "$1", "$9.99 USD", "0€", "$0.00" → a Price; undefined when no amount can be read. */
-export function parsePrice(text = ""): Price | undefined {
-  const m = /(\d+(?:[.,]\d{1,2})?)/.exec(text)?.[1];
-  if (!m) return undefined;
-  const amount = Number(m.replace(",", "."));
-  const currency = /\b([A-Z]{3})\b/.exec(text)?.[1] ?? Object.entries(CURRENCIES).find(([sign]) => text.includes(sign))?.[1];
-  return amount === 0 ? { free: true } : compact({ free: false, amount, currency });
-}
 
 /** Sizes as itch.io prints them ("6.1 MB", "577 kB"), decimal units; approximate by nature. */
 export function parseSize(text: string | undefined): number | undefined {
@@ -99,8 +90,7 @@ function cardsOf($: CheerioAPI, fallbackType: AssetType): Asset[] {
 const BrowsePage = z.object({ page: z.number().optional(), num_items: z.number(), content: z.string() });
 /** One browse listing page (JSON), parsed; a short page is the listing's last. */
 async function browsePage(url: string, fallbackType: AssetType, io: SourceIo): Promise<Page & { count: number }> {
-  const page = BrowsePage.safeParse(await io.json(url)).data;
-  if (!page) throw shapeError(ID, url, `browse listing ${url} is not { num_items, content } JSON`);
+  const page = expectShape(ID, url, BrowsePage, await io.json(url), `browse listing ${url} is not { num_items, content } JSON`);
   return { assets: cardsOf(loadHtml(page.content), fallbackType), count: page.num_items, more: page.num_items >= BROWSE_PAGE_SIZE };
 }
 
@@ -194,18 +184,16 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const pageUrl = gameUrl(id);
   const answers = await unlessAnyGone(io.json(`${pageUrl}/data.json`), io.text(pageUrl));
   if (!answers) return null;
-  const d = DataJson.safeParse(answers[0]).data;
-  if (!d) throw shapeError(ID, pageUrl, `${pageUrl}/data.json has no id and title`);
+  const d = expectShape(ID, pageUrl, DataJson, answers[0], `${pageUrl}/data.json has no id and title`);
   const $ = loadHtml(answers[1].text);
   if (!$(".view_game_page, h1.game_title").length) throw shapeError(ID, pageUrl, `${pageUrl} is not an itch.io project page (the page layout changed)`);
   const table = infoTable($);
-  const meta = (selector: string) => $(selector).attr("content")?.trim();
   const files = uploadsOf($, pageUrl);
   return {
     files,
     ...asset(id, {
       title: d.title,
-      description: meta('meta[name="description"]') || meta('meta[property="og:description"]'),
+      description: metaContent($, "description") ?? metaContent($, "og:description"),
       type: typeFromTags(d.tags ?? []),
       tags: d.tags,
       url: pageUrl,
@@ -227,7 +215,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     atLeast: true,
     free: listed,
     byType: { model: listed },
-    unit: "packs",
     highlights: assets.slice(0, 3).map((a) => ({ label: "Popular free 3D asset pack", title: a.title, url: a.url })),
     method:
       "One request to itch.io's browse listing of free 3D game assets (/game-assets/free/tag-3d?format=json&page=1). " +

@@ -178,9 +178,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
     total: cards.length,
     free: cards.length,
     byType: countBy(cards, (card) => typeOf(card.category, card.title, card.series)),
-    byLicense: { "CC0-1.0": cards.length },
     categories: countBy(cards, (card) => card.category),
-    unit: "packs",
     // The listing is newest first, and has cards (else listAll throws).
     highlights: cards.slice(0, 1).map((newest) => ({ label: "Newest pack", title: newest.title, url: newest.url })),
     method: `kenney.nl/assets listing: every pack card of its ${pages} page${pages === 1 ? "" : "s"} counted (all packs are free and CC0)`,

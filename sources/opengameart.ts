@@ -9,8 +9,10 @@ import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, sum } from "./kit/census.ts";
+import { monthNumber } from "./kit/dates.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { extensionOf, fileNameOf } from "./kit/files.ts";
 import { type CheerioAPI, loadHtml } from "./kit/html.ts";
 import { followUpPage, pageWindow } from "./kit/page-window.ts";
 import { httpUrl, isHttpUrl } from "./kit/url.ts";
@@ -126,12 +128,11 @@ const rank = (l: License) => {
   return i < 0 ? PERMISSIVENESS.length : i;
 };
 
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 /** "Thursday, April 12, 2018 - 05:17" → "2018-04-12" (the site's time zone is not shown, so the day only). */
 export function postDate(text: string): string | undefined {
-  const m = /([A-Za-z]+)\s+(\d{1,2}),\s+(\d{4})/.exec(text);
-  const month = m ? MONTHS.indexOf(m[1]!.toLowerCase()) : -1;
-  return m && month >= 0 ? `${m[3]}-${String(month + 1).padStart(2, "0")}-${m[2]!.padStart(2, "0")}` : undefined;
+  const [, name = "", day = "", year] = /([A-Za-z]+)\s+(\d{1,2}),\s+(\d{4})/.exec(text) ?? [];
+  const month = monthNumber(name);
+  return month && `${year}-${month}-${day.padStart(2, "0")}`;
 }
 
 /** A file's group by its format: archives, audio and images by kind; glb joins gltf; other model formats are their own group. */
@@ -141,7 +142,6 @@ function groupOf(format: string): string | undefined {
   if (/^(png|jpg|jpeg|gif|bmp|tga|svg|webp|psd|xcf|ora|kra)$/.test(format)) return "image";
   return format === "glb" ? "gltf" : /^(blend|fbx|obj|dae|gltf|3ds|stl|x3d)$/.test(format) ? format : undefined;
 }
-const extension = (name: string) => /\.([a-z0-9]{1,8})$/i.exec(name)?.[1]?.toLowerCase();
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
 function filesOf($: CheerioAPI): AssetFile[] {
@@ -149,8 +149,8 @@ function filesOf($: CheerioAPI): AssetFile[] {
     const url = httpUrl($(el).attr("href"), SITE);
     if (!url) return [];
     const { pathname } = new URL(url);
-    const filename = ($(el).attr("download") ?? $(el).text()).trim() || decodeURIComponent(pathname.split("/").pop() ?? "");
-    const format = extension(filename) ?? extension(pathname) ?? "unknown";
+    const filename = ($(el).attr("download") ?? $(el).text()).trim() || fileNameOf(url);
+    const format = extensionOf(filename) ?? extensionOf(pathname) ?? "unknown";
     const length = /length=(\d+)/.exec($(el).attr("type") ?? "")?.[1];
     return [compact({ url, filename, format, sizeBytes: length && Number(length), group: groupOf(format), requiresAuth: false })];
   }).flat();
@@ -217,7 +217,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     free: total,
     byType: countBy(counted, (c) => c.art.type, size),
     categories: Object.fromEntries(counted.map((c) => [c.art.label, c.total])),
-    unit: "assets",
     method:
       `The "Displaying 1 - 24 of N" count of OpenGameArt's advanced search with no search text, one request per art type ` +
       `(${ART_TYPES.map((a) => `${a.label} ${a.tid}`).join(", ")}); everything on the site is free.` +

@@ -10,10 +10,10 @@ import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { ccCode, mapAll } from "./kit/filters.ts";
-import { collectWindow, pageWindow } from "./kit/page-window.ts";
-import { isHttpUrl } from "./kit/url.ts";
+import { expectShape, type SourceIo, unlessGone } from "./kit/fetch.ts";
+import { ccCode, LICENSE_TERMS, mapAll } from "./kit/filters.ts";
+import { collectWindow } from "./kit/page-window.ts";
+import { isHttpUrl, slugify, withWords } from "./kit/url.ts";
 
 const ID = "openverse";
 const SITE = "https://openverse.org";
@@ -91,8 +91,7 @@ function toAsset(r: AudioRecord) {
 
 /** The record's file (on its provider) and the alternatives, each URL once; one a plain GET does not answer needs the provider's page. */
 function filesOf(r: AudioRecord): AssetFile[] {
-  const words = (r.title ?? r.id).toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  const base = words.join("-").slice(0, 80) || "audio";
+  const base = slugify(r.title ?? r.id).slice(0, 80) || "audio";
   const entries = [...(r.url ? [{ url: r.url, filetype: r.filetype, filesize: r.filesize }] : []), ...(r.alt_files ?? [])];
   return entries
     .filter((e, i) => isHttpUrl(e.url) && entries.findIndex((x) => x.url === e.url) === i)
@@ -132,17 +131,12 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
       if (n > 1 && err instanceof UpstreamError && err.status === 400) return { results: [] };
       throw err;
     });
-    const parsed = SearchPage.safeParse(body);
-    if (!parsed.success) throw shapeError(ID, apiUrl, "the audio search answer has no results array");
-    pageCount = parsed.data.page_count ?? pageCount;
-    const items = parsed.data.results.map((raw, i) => {
-      const record = AudioRecord.safeParse(raw);
-      if (!record.success) throw shapeError(ID, apiUrl, `${apiUrl} result #${i} is not an audio record`);
-      return record.data;
-    });
-    return { items, total: parsed.data.result_count };
+    const parsed = expectShape(ID, apiUrl, SearchPage, body, "the audio search answer has no results array");
+    pageCount = parsed.page_count ?? pageCount;
+    const items = parsed.results.map((raw, i) => expectShape(ID, apiUrl, AudioRecord, raw, `${apiUrl} result #${i} is not an audio record`));
+    return { items, total: parsed.result_count };
   };
-  const { items, ...total } = await collectWindow(pageWindow(query.offset, query.limit, PAGE_SIZE), query.limit, PAGE_SIZE, page, io.signal);
+  const { items, ...total } = await collectWindow(query, PAGE_SIZE, io, page);
   return { assets: items.filter((r) => r.mature !== true).map(toAsset), ...total, searchUrl: searchUrl(query) };
 }
 
@@ -164,9 +158,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   return {
     total,
     free: total,
-    byType: { audio: total },
     categories: countBy(stats, name, count),
-    unit: "assets",
     highlights: top
       ? [{ label: "Largest audio source", title: name(top), url: isHttpUrl(top.source_url) ? top.source_url : SITE, value: Math.round(top.media_count) }]
       : [],
@@ -175,7 +167,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   };
 }
 
-const searchUrl = (query: SourceQuery) => `${SITE}/search/audio${query.q.trim() ? `?q=${encodeURIComponent(query.q.trim())}` : ""}`;
+const searchUrl = (query: SourceQuery) => withWords(`${SITE}/search/audio`, "q", query.q);
 
 export const openverse = defineSource(
   {
@@ -189,11 +181,8 @@ export const openverse = defineSource(
     pricing: "free",
     supportsDownload: true,
     unit: "assets",
-    filtering: {
-      upstream: ["license", "commercial", "category", "format", "author"],
-      // Records carry a Creative Commons licence with its terms, the creator, the category and source, and the file type.
-      listed: ["license", "commercial", "attribution", "author", "category", "format"],
-    },
+    // Records carry a Creative Commons licence with its terms, the creator, the category and source, and the file type.
+    filtering: { upstream: ["license", "commercial", "category", "format", "author"], listed: [...LICENSE_TERMS, "author", "category", "format"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

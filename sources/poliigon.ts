@@ -7,7 +7,8 @@
 import type { SourceQuery } from "../core/model/source.ts";
 import type { AssetType } from "../core/schemas/index.ts";
 import { compact } from "./kit/asset.ts";
-import { defineSource } from "./kit/define.ts";
+import { linkSource } from "./kit/define.ts";
+import { sole } from "./kit/filters.ts";
 
 const SITE = "https://www.poliigon.com";
 
@@ -16,25 +17,18 @@ const SECTIONS: Partial<Record<AssetType, string>> = { texture: "textures", mate
 
 function searchUrl(query: SourceQuery): string {
   const q = query.q.trim();
-  const sections = new Set(query.types.map((t) => SECTIONS[t]));
-  const section = sections.size === 1 ? [...sections][0] : undefined;
-  const qs = new URLSearchParams(compact({ type: section, is_free: query.free ? "true" : undefined })).toString();
+  const qs = new URLSearchParams(compact({ type: sole(query.types.map((t) => SECTIONS[t])), is_free: query.free ? "true" : undefined })).toString();
   return `${SITE}/search${q ? `/${encodeURIComponent(q)}` : ""}${qs ? `?${qs}` : ""}`;
 }
 
-export const poliigon = defineSource(
+export const poliigon = linkSource(
   {
     id: "poliigon",
     name: "Poliigon",
     homepage: SITE,
     description: "Commercial photoscanned PBR textures, 3D models and HDRIs with a small free section: best for high-end archviz materials. Link only.",
     assetTypes: ["texture", "material", "model", "hdri"],
-    access: "link",
     pricing: "freemium",
-    supportsDownload: false,
-    unit: "assets",
-    // No search-page parameter for a licence, format or order was found documented: filters cannot be passed on.
-    filtering: { upstream: [], listed: [] },
   },
-  { mode: "link", searchUrl },
+  searchUrl,
 );

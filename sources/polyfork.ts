@@ -7,12 +7,12 @@ import type { SearchFilters, Sort } from "../core/model/filters.ts";
 import { normalizeLicense } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { mapAll } from "./kit/filters.ts";
-import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { isHttpUrl } from "./kit/url.ts";
+import { mapOne } from "./kit/filters.ts";
+import { windowPages } from "./kit/page-window.ts";
+import { isHttpUrl, withWords } from "./kit/url.ts";
 
 const ID = "polyfork";
 const SITE = "https://polyfork.dev";
@@ -50,7 +50,7 @@ const toAsset = (item: Item) =>
     license: licenseOf(item.license),
     price: { free: item.free === true },
     formats: [...new Set(["glb", ...Object.keys(item.export_formats ?? {})])],
-    polyCount: item.triangles === undefined ? undefined : Math.round(item.triangles),
+    polyCount: round(item.triangles),
     rigged: item.has_rig,
     downloadable: Boolean(directGlb(item)),
     createdAt: isoish(item.published_at),
@@ -79,20 +79,17 @@ const CLASSES = new Set(["prop", "building", "vehicle", "character", "terrain", 
  * first; the answer echoes its `filters.sort`). One class only: several wanted ones (any of) have no single form.
  */
 function narrowing(filters: SearchFilters, sort: Sort) {
-  const classes = mapAll(filters.category, (c) => (CLASSES.has(c) ? c : undefined));
-  return { class: classes?.length === 1 ? classes[0] : undefined, sort: sort === "newest" ? "latest" : undefined };
+  return { class: mapOne(filters.category, (c) => (CLASSES.has(c) ? c : undefined)), sort: sort === "newest" ? "latest" : undefined };
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
   if (query.types.length && !query.types.includes("model")) return { assets: [], total: 0 };
   const free = query.free || query.downloadable; // downloadable assets are exactly the free ones here
   const perPage = Math.min(100, Math.max(1, query.limit));
-  const { pages, skip } = pageWindow(query.offset, perPage, perPage);
   const narrow = narrowing(query.filters, query.sort);
-  const page = (p: number) => io.get(searchApiUrl(query.q, perPage, p, free, narrow), SearchBody);
-  const results = await leadingPages(pages.map(page), io.signal);
-  const items = results.flatMap((r) => r.assets).slice(skip, skip + query.limit);
-  return { assets: items.map(toAsset), ...compact({ total: results[0]?.total }), searchUrl: searchUrl(query) };
+  const page = (p: number) => io.get(searchApiUrl(query.q, perPage, p, free, narrow), SearchBody).then((body) => ({ items: body.assets, total: body.total }));
+  const { answers, items } = await windowPages(query, perPage, io, page);
+  return { assets: items.map(toAsset), ...compact({ total: answers[0]?.total }), searchUrl: searchUrl(query) };
 }
 
 async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
@@ -105,11 +102,11 @@ async function census(io: SourceIo): Promise<CensusBody> {
   const [all, free] = await Promise.all([io.get(url, SearchBody), io.get(`${url}&free=1`, SearchBody)]);
   if (all.total === undefined) throw shapeError(ID, url, `${url} answered no total`);
   const method = "polyfork.dev API: `total` of an empty /api/assets search, and of the same search with free=1";
-  return compact({ total: all.total, free: free.total, byType: { model: all.total }, unit: "assets", method });
+  return compact({ total: all.total, free: free.total, method });
 }
 
 /** The site's home page with the query (the route for people is not in any recording: unverified). */
-const searchUrl = ({ q }: SourceQuery) => `${SITE}/${q.trim() ? `?q=${encodeURIComponent(q.trim())}` : ""}`;
+const searchUrl = ({ q }: SourceQuery) => withWords(`${SITE}/`, "q", q);
 
 export const polyfork = defineSource(
   {

@@ -16,30 +16,26 @@ import { licenseById } from "../core/model/license.ts";
 import { mapRole } from "../core/model/selection.ts";
 import type { SourceQuery } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
-import { addedLast30Days, countBy, highest, sum } from "./kit/census.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
+import { addedLast30Days, countBy, highest, latest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { extensionOf, fileNameOf } from "./kit/files.ts";
+import { sole } from "./kit/filters.ts";
+import { withWords } from "./kit/url.ts";
 
 const API = "https://api.polyhaven.com";
 const SITE = "https://polyhaven.com";
 const ID = "polyhaven";
 const asset = assetMaker(ID);
 
-/** Poly Haven's numeric asset types, its `/assets?type=` names, its site paths and our types. */
+/** Poly Haven's numeric asset types, its `/assets?type=` names (also its site paths), our types and the formats offered (the site's download menus). */
 const KINDS = [
-  { code: 0, query: "hdris", type: "hdri", label: "HDRI" },
-  { code: 1, query: "textures", type: "texture", label: "texture" },
-  { code: 2, query: "models", type: "model", label: "model" },
-] as const satisfies ReadonlyArray<{ code: number; query: string; type: AssetType; label: string }>;
+  { code: 0, query: "hdris", type: "hdri", label: "HDRI", formats: ["hdr", "exr"] },
+  { code: 1, query: "textures", type: "texture", label: "texture", formats: ["jpg", "png", "exr", "blend", "gltf", "mtlx"] },
+  { code: 2, query: "models", type: "model", label: "model", formats: ["gltf", "blend", "fbx", "usd"] },
+] as const satisfies ReadonlyArray<{ code: number; query: string; type: AssetType; label: string; formats: readonly string[] }>;
 type Kind = (typeof KINDS)[number];
-
-/** Formats offered per type (the site's download menus). */
-const FORMATS: Record<Kind["type"], string[]> = {
-  model: ["gltf", "blend", "fbx", "usd"],
-  texture: ["jpg", "png", "exr", "blend", "gltf", "mtlx"],
-  hdri: ["hdr", "exr"],
-};
 
 /** Top-level keys of `/files` that are packages or single files rather than texture maps. */
 const PACKAGES = new Set(["gltf", "glb", "blend", "fbx", "usd", "mtlx", "obj", "hdri", "backplates", "tonemapped", "colorchart"]);
@@ -47,29 +43,14 @@ const PACKAGES = new Set(["gltf", "glb", "blend", "fbx", "usd", "mtlx", "obj", "
 /** Leaf keys of `/files` that name a format; other leaves (e.g. backplate variants) take the URL's extension. */
 const FORMAT_KEYS = new Set(["jpg", "png", "exr", "hdr", "tif", "gltf", "glb", "blend", "fbx", "usd", "mtlx", "obj", "zip"]);
 
+const [str, num, strs, record] = [z.string().optional(), z.number().optional(), z.array(z.string()).optional(), z.record(z.string(), z.unknown()).optional()];
 /** The fields of an asset we read; everything else is ignored. */
-const AssetInfo = z.looseObject({
-  name: z.string(),
-  type: z.number(),
-  date_published: z.number().optional(),
-  download_count: z.number().optional(),
-  description: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  categories: z.array(z.string()).optional(),
-  category: z.string().optional(),
-  attributes: z.record(z.string(), z.unknown()).optional(),
-  authors: z.record(z.string(), z.unknown()).optional(),
-  max_resolution: z.array(z.number()).optional(),
-  polycount: z.number().optional(),
-  thumbnail_url: z.string().optional(),
-});
+const AssetInfo = z
+  .looseObject({ name: z.string(), type: z.number(), date_published: num, download_count: num, description: str, tags: strs, categories: strs, category: str })
+  .extend({ attributes: record, authors: record, max_resolution: z.array(z.number()).optional(), polycount: num, thumbnail_url: str });
 type AssetInfo = z.infer<typeof AssetInfo>;
 
-interface FileLeaf {
-  url: string;
-  size?: number;
-  include?: Record<string, { url: string; size?: number }>;
-}
+type FileLeaf = { url: string; size?: number; include?: Record<string, { url: string; size?: number }> };
 
 const assetsUrl = (kind: Kind) => `${API}/assets?type=${kind.query}`;
 const pageUrl = (slug: string) => `${SITE}/a/${encodeURIComponent(slug)}`;
@@ -107,36 +88,28 @@ function toAsset(slug: string, info: AssetInfo, kind: Kind): Asset {
     type: kind.type,
     tags: unique([...(info.tags ?? []), ...attributeTags(info.attributes)]),
     // The category path's levels ("Chairs" under "Furniture/Seating") beside the flat categories.
-    categories: unique([
-      ...(info.categories ?? []),
-      ...(info.category
-        ?.split("/")
-        .map((c) => c.trim())
-        .filter(Boolean) ?? []),
-    ]),
+    categories: unique([...(info.categories ?? []), ...(info.category ?? "").split("/").flatMap((c) => c.trim() || [])]),
     url: pageUrl(slug),
     thumbnailUrl: info.thumbnail_url,
     author: Object.keys(info.authors ?? {}).join(", "),
     license: licenseById("CC0-1.0"),
     price: { free: true },
-    formats: [...FORMATS[kind.type]],
+    formats: [...kind.formats],
     resolutions: resolutionsFor(info.max_resolution),
-    polyCount: typeof info.polycount === "number" ? Math.round(info.polycount) : undefined,
+    polyCount: round(info.polycount),
     downloadable: true,
     createdAt: info.date_published ? new Date(info.date_published * 1000).toISOString() : undefined,
-    downloads: info.download_count !== undefined ? Math.round(info.download_count) : undefined,
+    downloads: round(info.download_count),
   });
 }
 
 /** Every entry of one `/assets?type=` listing whose numeric type is the asked one (the API may answer with more). */
 async function list(kind: Kind, io: SourceIo): Promise<Array<[string, AssetInfo]>> {
   const body = await io.get(assetsUrl(kind), z.record(z.string(), z.unknown()));
-  const out: Array<[string, AssetInfo]> = [];
-  for (const [slug, raw] of Object.entries(body)) {
-    const parsed = AssetInfo.safeParse(raw);
-    if (parsed.success && parsed.data.type === kind.code) out.push([slug, parsed.data]);
-  }
-  return out;
+  return Object.entries(body).flatMap(([slug, raw]): Array<[string, AssetInfo]> => {
+    const info = AssetInfo.safeParse(raw).data;
+    return info?.type === kind.code ? [[slug, info]] : [];
+  });
 }
 
 /** The three listings (HDRIs, textures, models), asked concurrently. */
@@ -146,32 +119,20 @@ function listAll(io: SourceIo) {
 
 const isLeaf = (node: unknown): node is FileLeaf => Boolean(node) && typeof node === "object" && typeof (node as FileLeaf).url === "string";
 
-const lastSegment = (url: string) => decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
-
-const extension = (url: string) => /\.([a-z0-9]+)$/i.exec(lastSegment(url))?.[1]?.toLowerCase() ?? "bin";
-
-/** Flattens the `/files` tree into AssetFiles: texture maps (group `textures`) and packages (group = key). */
-export function filesOf(tree: unknown): AssetFile[] {
-  const out: AssetFile[] = [];
-  const walk = (node: unknown, path: string[]) => {
-    if (isLeaf(node)) {
-      out.push(toFile(node, path));
-      return;
-    }
-    if (!node || typeof node !== "object") return;
-    for (const [key, child] of Object.entries(node)) walk(child, [...path, key]);
-  };
-  walk(tree, []);
-  return out;
+/** Flattens the `/files` tree (or its branch at `path`) into AssetFiles: texture maps (group `textures`) and packages (group = key). */
+export function filesOf(tree: unknown, path: string[] = []): AssetFile[] {
+  if (isLeaf(tree)) return [toFile(tree, path)];
+  if (!tree || typeof tree !== "object") return [];
+  return Object.entries(tree).flatMap(([key, child]) => filesOf(child, [...path, key]));
 }
 
 function toFile(leaf: FileLeaf, path: string[]): AssetFile {
   const top = path[0] ?? "";
   const leafKey = (path[path.length - 1] ?? "").toLowerCase();
   const resolution = path.find((p) => /^\d+k$/i.test(p))?.toLowerCase();
-  const format = path.length > 1 && FORMAT_KEYS.has(leafKey) ? leafKey : extension(leaf.url);
+  const format = path.length > 1 && FORMAT_KEYS.has(leafKey) ? leafKey : (extensionOf(fileNameOf(leaf.url)) ?? "bin");
   const sizeBytes = typeof leaf.size === "number" ? Math.round(leaf.size) : undefined;
-  const base = { url: leaf.url, filename: lastSegment(leaf.url), format, resolution };
+  const base = { url: leaf.url, filename: fileNameOf(leaf.url), format, resolution };
   if (!PACKAGES.has(top.toLowerCase())) return compact({ ...base, mapType: mapRole(top), sizeBytes, group: "textures" });
   const includes = Object.entries(leaf.include ?? {})
     .filter(([, inc]) => inc && typeof inc.url === "string")
@@ -211,18 +172,13 @@ async function census(io: SourceIo): Promise<CensusBody> {
     const top = highest(entries, downloads);
     return top ? [{ label: `Most downloaded ${kind.label}`, title: top[1].name, url: pageUrl(top[0]), value: Math.round(downloads(top)) }] : [];
   });
-  const newest = highest(
-    all.filter((e) => published(e) <= now.getTime()),
-    published,
-  );
+  const newest = latest(all, published, now);
   if (newest) highlights.push({ label: "Newest asset", title: newest[1].name, url: pageUrl(newest[0]) });
   return {
     total: all.length,
     free: all.length,
     byType: Object.fromEntries(lists.map(({ kind, entries }) => [kind.type, entries.length])),
-    byLicense: { "CC0-1.0": all.length },
     categories: countBy(all, ([, info]) => info.categories),
-    unit: "assets",
     addedLast30Days: addedLast30Days(now, all.map(published)),
     downloads: Math.round(sum(all, downloads)),
     highlights,
@@ -230,14 +186,10 @@ async function census(io: SourceIo): Promise<CensusBody> {
   };
 }
 
-/** The site's own search: `/all?s=…`, or `/hdris`, `/textures`, `/models` when exactly one of them is asked. */
+/** The site's own search: `/all?s=…`, or `/hdris`, `/textures`, `/models` when exactly one of them is asked (materials are textures). */
 function searchUrl(query: SourceQuery): string {
-  const paths = new Set(
-    query.types.flatMap((t) => (t === "hdri" ? ["hdris"] : t === "texture" || t === "material" ? ["textures"] : t === "model" ? ["models"] : [])),
-  );
-  const path = paths.size === 1 ? [...paths][0] : "all";
-  const q = query.q.trim();
-  return `${SITE}/${path}${q ? `?s=${encodeURIComponent(q)}` : ""}`;
+  const paths = query.types.flatMap((t) => KINDS.find((k) => k.type === (t === "material" ? "texture" : t))?.query ?? []);
+  return withWords(`${SITE}/${sole(paths) ?? "all"}`, "s", query.q);
 }
 
 export const polyhaven = defineSource(

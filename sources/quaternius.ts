@@ -11,6 +11,7 @@ import { normalizeLicense } from "../core/model/license.ts";
 import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
+import { monthNumber } from "./kit/dates.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { type CheerioAPI, htmlText, loadHtml } from "./kit/html.ts";
@@ -93,13 +94,11 @@ async function crawl(io: SourceIo): Promise<Asset[]> {
   return cards.map((card, i) => cardToAsset(card, pages[i]));
 }
 
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
-
 /** `June 2019` → `2019-06`. */
 function isoMonth(text: string): string | undefined {
-  const m = /([a-z]+)\s+(\d{4})/i.exec(text);
-  const month = m ? MONTHS.indexOf(m[1]!.toLowerCase()) : -1;
-  return m && month >= 0 ? `${m[2]}-${String(month + 1).padStart(2, "0")}` : undefined;
+  const [, name = "", year] = /([a-z]+)\s+(\d{4})/i.exec(text) ?? [];
+  const month = monthNumber(name);
+  return month && `${year}-${month}`;
 }
 
 /** A download link as a file entry: a Google Drive folder or an itch.io page, never a plain file. */
@@ -155,7 +154,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     free: cards.length,
     byType: { model: cards.length },
     categories: countBy(cards, (card) => card.tags),
-    unit: "packs" as const,
     highlights: cards.filter((c) => c.isNew).map((c) => ({ label: "New pack", title: c.title, url: c.url })),
     method:
       "quaternius.com home page: every pack card counted (the Patreon card is not a pack); categories are the cards' public tags; " +

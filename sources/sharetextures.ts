@@ -11,9 +11,11 @@ import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
 import { assetMaker } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { LICENSE_TERMS } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
-import { cc0Site, keepAsked, kResolution, sortResolutions, typeFilter, windowPages } from "./kit/texture-sites.ts";
+import { windowPages } from "./kit/page-window.ts";
+import { cc0Site, keepAsked, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 
 const ID = "sharetextures";
 const SITE = "https://www.sharetextures.com";
@@ -47,7 +49,8 @@ const Detail = Item.extend({
 const Facets = z.looseObject({ tags: z.array(z.looseObject({ slug: z.string().nullish() })).nullish() });
 const Pagination = z.looseObject({ totalCount: z.number().optional() });
 const Data = z.looseObject({ items: z.array(z.unknown()), pagination: Pagination.nullish(), facets: Facets.nullish() });
-const Listing = z.looseObject({ success: z.boolean().optional(), data: Data });
+/** `success: false` is a failed answer. */
+const Listing = z.looseObject({ success: z.boolean().optional(), data: Data }).refine((l) => l.success !== false);
 
 /** The query as ShareTextures' tag slug: lower case, words joined by "-". */
 export const tagOf = (q: string) => (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join("-");
@@ -84,9 +87,8 @@ function toAsset(item: z.infer<typeof Item>, detail?: z.infer<typeof Detail>): A
 }
 
 async function listing(url: string, io: SourceIo) {
-  const body = Listing.safeParse(await io.json(url));
-  if (!body.success || body.data.success === false) throw shapeError(ID, url, "listing JSON has no data.items array");
-  return { ...body.data.data, items: parseList(ID, url, Item, body.data.data.items).items };
+  const { data } = expectShape(ID, url, Listing, await io.json(url), "listing JSON has no data.items array");
+  return { ...data, items: parseList(ID, url, Item, data.items).items };
 }
 
 async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchResult> {
@@ -106,9 +108,8 @@ async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null
   const body = await unlessGone(io.json<{ success?: unknown; data?: unknown } | null>(url));
   if (body !== undefined && (!body || typeof body !== "object" || !("data" in body))) throw shapeError(ID, url, "item JSON has no data");
   if (!body || body.data === null || body.success === false) return null;
-  const detail = Detail.safeParse(body.data);
-  if (!detail.success) throw shapeError(ID, url, "item JSON has an unexpected shape");
-  return { ...toAsset(detail.data, detail.data), files: [] };
+  const detail = expectShape(ID, url, Detail, body.data, "item JSON has an unexpected shape");
+  return { ...toAsset(detail, detail), files: [] };
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {
@@ -119,9 +120,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
   return {
     total,
     free: total,
-    byType: {},
-    byLicense: { "CC0-1.0": total },
-    unit: "assets",
     highlights: items
       .filter((i) => typeof i.downloadCount === "number")
       .map((i) => ({ label: "Most downloaded", title: i.title, url: pageUrl(i), value: Math.round(i.downloadCount ?? 0) })),
@@ -142,7 +140,7 @@ export const sharetextures = defineSource(
     access: "api",
     supportsDownload: false,
     // Listings carry the CC0 licence, the category, the publish date and the download count; authors, formats and resolutions are only in the detail.
-    filtering: { upstream: ["newest", "popular"], listed: ["license", "commercial", "attribution", "category", "newest", "popular"] },
+    filtering: { upstream: ["newest", "popular"], listed: [...LICENSE_TERMS, "category", "newest", "popular"] },
   },
   { mode: "live", searchUrl, search, getAsset, census },
 );

@@ -9,11 +9,11 @@ import { licenseById, licenseFamily, normalizeLicense } from "../core/model/lice
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails } from "../core/schemas/index.ts";
 import { fold } from "../core/text/words.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { mapAll } from "./kit/filters.ts";
+import { expectShape, type SourceIo, unlessGone } from "./kit/fetch.ts";
+import { LICENSE_TERMS, mapOne } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
 
 const API = "https://api.sketchfab.com/v3";
@@ -26,7 +26,6 @@ const CC0_LICENSE_UID = "7c23a1ba438d4306920229c12afcb5f9"; // Sketchfab's id of
 const ARCHIVE_FORMATS = new Set(["gltf", "glb", "usdz"]); // archives Sketchfab converts downloadable models to (`source`, the upload, is of unknown format)
 const UID = /^[0-9a-f]{32}$/i;
 const [str, num] = [z.string().nullish(), z.number().nullish()];
-const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);
 
 const Model = z.looseObject({
   uid: z.string().regex(UID),
@@ -127,9 +126,6 @@ export function searchApiUrl(q: string, count: number, offset: number, sort?: st
 const cc0Fits = ({ license, commercial, attribution }: SearchFilters) =>
   (!license || license.some((t) => licenseFamily(t) === "cc0")) && commercial !== false && attribution !== true;
 
-/** One wanted value, or none: these parameters take a single value, and several wanted ones (any of) have no single form. */
-const single = <T>(values: T[] | undefined) => (values?.length === 1 ? values[0] : undefined);
-
 /**
  * The Data API's own filters, as Sketchfab's clients send them: `max_face_count` (at most this many faces), `animated` and `rigged` (true/false),
  * `categories` (a category slug), `available_archive_type` (models with a download archive of this format), `sort_by=-publishedAt` (newest first).
@@ -141,8 +137,8 @@ function narrowing(filters: SearchFilters, sort: Sort, slugs: Map<string, string
     max_face_count: filters.maxPolys === undefined ? undefined : `${filters.maxPolys}`,
     animated: flag(filters.animated),
     rigged: flag(filters.rigged),
-    categories: single(mapAll(filters.category, (c) => slugs.get(c))),
-    available_archive_type: single(mapAll(filters.format, (f) => (ARCHIVE_FORMATS.has(f) ? f : undefined))),
+    categories: mapOne(filters.category, (c) => slugs.get(c)),
+    available_archive_type: mapOne(filters.format, (f) => (ARCHIVE_FORMATS.has(f) ? f : undefined)),
     sort: sort === "newest" ? "-publishedAt" : undefined,
   };
 }
@@ -163,8 +159,7 @@ async function getAsset(uid: string, io: SourceIo): Promise<AssetDetails | null>
   const url = `${API}/models/${uid}`;
   const body = await unlessGone(io.json(url, headers(io)));
   if (body === undefined) return null;
-  const m = Model.safeParse(body).data;
-  if (!m) throw shapeError(ID, url, `model ${uid} has an unexpected shape`);
+  const m = expectShape(ID, url, Model, body, `model ${uid} has an unexpected shape`);
   const details = toAsset(m, new Map()); // details carry category names: no need for the category list
   const file = compact({ url: details.url, filename: `${m.uid}-gltf.zip`, format: "gltf", sizeBytes: round(m.archives?.gltf?.size), group: "gltf" });
   return { ...details, files: m.isDownloadable ? [{ ...file, requiresAuth: true }] : [] };
@@ -179,9 +174,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     total: count,
     atLeast: total === undefined && next ? true : undefined,
     free: count,
-    byType: { model: count },
-    byLicense: { "CC0-1.0": count },
-    unit: "assets" as const,
     highlights: top ? [compact({ label: "Most liked CC0 model", title: top.name, url: modelPage(top), value: round(top.likeCount) })] : [],
     method: `Sketchfab Data API v3 search for downloadable CC0 models${method}`,
   });
@@ -207,7 +199,7 @@ export const sketchfab = defineSource(
     // Search results carry no rig flag (only `rigged=` narrows) and no download count (likes are no downloads).
     filtering: {
       upstream: ["license", "maxPolys", "animated", "rigged", "category", "format", "newest"],
-      listed: ["license", "commercial", "attribution", "author", "category", "format", "maxPolys", "animated", "newest"],
+      listed: [...LICENSE_TERMS, "author", "category", "format", "maxPolys", "animated", "newest"],
     },
   },
   { mode: "live", searchUrl, search, getAsset, census },

@@ -9,11 +9,13 @@ import { licenseById, normalizeLicense } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
 import { assetMaker, compact } from "./kit/asset.ts";
+import { isoDay } from "./kit/dates.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { extensionOf, fileNameOf } from "./kit/files.ts";
 import { type CheerioAPI, htmlText, loadHtml } from "./kit/html.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
-import { cc0Site, isoDay, keepAsked, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
+import { cc0Site, keepAsked, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "texturecan";
@@ -99,9 +101,9 @@ function filesOf($: CheerioAPI, pageResolution: string | undefined): AssetFile[]
     .flatMap((el) => {
       const url = new URL($(el).attr("href") ?? "", SITE);
       const label = $(el).text().trim();
-      const filename = decodeURIComponent(url.pathname.split("/").pop() ?? "");
+      const filename = fileNameOf(url);
       const substance = /sbsar/i.test(label) || /_sbsar_/i.test(filename);
-      const format = (/\.([a-z0-9]+)$/i.exec(filename)?.[1] ?? "zip").toLowerCase();
+      const format = extensionOf(filename) ?? "zip";
       const resolution = substance ? undefined : (kResolution(label) ?? pageResolution);
       return filename ? [compact({ url: url.href, filename, format, resolution, group: substance ? "sbsar" : "archive" })] : [];
     });
@@ -146,8 +148,6 @@ async function census(io: SourceIo): Promise<CensusBody> {
     total: count,
     atLeast: true,
     byType: { model: count },
-    byLicense: { "CC0-1.0": count },
-    unit: "assets",
     highlights: models[0] && [{ label: "Newest model", title: models[0].title, url: models[0].url }],
     method:
       "TextureCan /models/ listing (HTML): model cards counted, at least one more per further page; the textures (most of the site) are not " +

@@ -8,11 +8,12 @@ import { licenseById, licenseFamily } from "../core/model/license.ts";
 import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import { SourceError } from "../core/model/source-error.ts";
 import type { AssetDetails, License } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { assetMaker, compact, round } from "./kit/asset.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
-import { mapAll } from "./kit/filters.ts";
-import { collectWindow, pageWindow } from "./kit/page-window.ts";
+import { expectShape, type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { extensionOf } from "./kit/files.ts";
+import { mapOne } from "./kit/filters.ts";
+import { collectWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
 const ID = "thingiverse";
@@ -44,12 +45,6 @@ function get(url: string, io: SourceIo): Promise<unknown> {
   return io.json(url, { authorization: `Bearer ${token}` });
 }
 
-function check<S extends z.ZodType>(schema: S, body: unknown, url: string, error: string): z.infer<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw shapeError(ID, url, error);
-  return parsed.data;
-}
-
 /** Thingiverse's licence names: it does not say which CC version it means, so no SPDX id is claimed (but for CC0, which has one). */
 export function thingLicense(raw: string | null | undefined): License | undefined {
   const name = raw?.trim();
@@ -62,15 +57,14 @@ export function thingLicense(raw: string | null | undefined): License | undefine
 
 /** The things of a listing, every one of them: `/newest` answers an array, a search `{ total, hits }` (an array in older API versions). */
 async function readList(url: string, io: SourceIo): Promise<{ items: Summary[]; total?: number }> {
-  const list = check(List, await get(url, io), url, `${url} did not answer a list of things`);
+  const list = expectShape(ID, url, List, await get(url, io), `${url} did not answer a list of things`);
   const [things, total] = Array.isArray(list) ? [list, undefined] : [list.hits, list.total];
-  const items = things.map((raw, i) => check(Summary, raw, url, `thing #${i} of ${url} has an unexpected shape`));
+  const items = things.map((raw, i) => expectShape(ID, url, Summary, raw, `thing #${i} of ${url} has an unexpected shape`));
   return { items, total: typeof total === "number" ? Math.round(total) : undefined };
 }
 
 const thingUrl = (t: Summary) => (isHttpUrl(t.public_url) ? t.public_url : `${SITE}/thing:${t.id}`);
 const visible = (t: Summary) => t.is_private !== true && t.is_private !== 1 && t.is_published !== false && t.is_published !== 0;
-const extOf = (name: string) => /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? "bin";
 
 function toAsset(t: Summary & Partial<z.infer<typeof Thing>>, tags?: string[], formats?: string[]) {
   const large = t.default_image?.sizes?.find((s) => s.type === "preview" && s.size === "large")?.url;
@@ -108,8 +102,7 @@ const LICENSE_CODES: Record<string, string> = {
 /** The one `license` code wanted; undefined when no licence is asked, null when the wanted ones have no single code. */
 function licenseCode({ license }: SearchFilters): string | null | undefined {
   if (!license?.length) return undefined;
-  const codes = mapAll(license, (t) => (licenseFamily(t) === t || t === "cc0-1.0" ? LICENSE_CODES[t] : undefined));
-  return codes?.length === 1 ? codes[0]! : null;
+  return mapOne(license, (t) => (licenseFamily(t) === t || t === "cc0-1.0" ? LICENSE_CODES[t] : undefined)) ?? null;
 }
 
 /** A page of things: `/newest` for a plain empty query, else `/search/` with `sort` (relevant, newest or popular: the site's own orders) and `license`. */
@@ -127,8 +120,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   // Listings carry no licence: a licence with no upstream code cannot be checked, so it answers nothing rather than everything.
   const license = licenseCode(query.filters);
   if (license === null) return { assets: [], searchUrl: searchUrl(query) };
-  const page = (n: number) => readList(listUrl(query, license, n), io);
-  const { items, ...total } = await collectWindow(pageWindow(query.offset, query.limit, PAGE_SIZE), query.limit, PAGE_SIZE, page, io.signal);
+  const { items, ...total } = await collectWindow(query, PAGE_SIZE, io, (n) => readList(listUrl(query, license, n), io));
   return { assets: items.filter(visible).map((t) => toAsset(t)), ...total, searchUrl: searchUrl(query) };
 }
 
@@ -137,15 +129,15 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const base = `${API}/things/${nativeId}`;
   const answers = await unlessAnyGone(get(base, io), get(`${base}/files`, io), get(`${base}/tags`, io));
   if (!answers) return null;
-  const thing = check(Thing, answers[0], base, `${base} is not a thing`);
-  const files = check(z.array(FileEntry), answers[1], `${base}/files`, `${base}/files is not a list of files`)
+  const thing = expectShape(ID, base, Thing, answers[0], `${base} is not a thing`);
+  const files = expectShape(ID, `${base}/files`, z.array(FileEntry), answers[1], `${base}/files is not a list of files`)
     .filter((f) => isHttpUrl(f.download_url))
     .map((f) => {
-      const format = extOf(f.name);
-      return compact({ url: f.download_url, filename: f.name, format, sizeBytes: f.size && Math.round(f.size), group: format, requiresAuth: true });
+      const format = extensionOf(f.name) ?? "bin";
+      return compact({ url: f.download_url, filename: f.name, format, sizeBytes: round(f.size), group: format, requiresAuth: true });
     });
-  const tags = check(z.array(z.looseObject({ name: z.string() })), answers[2], `${base}/tags`, `${base}/tags is not a list of tags`).map((t) => t.name);
-  return { ...toAsset(thing, [...new Set(tags)], [...new Set(files.map((f) => f.format))]), files };
+  const tags = expectShape(ID, `${base}/tags`, z.array(z.looseObject({ name: z.string() })), answers[2], `${base}/tags is not a list of tags`);
+  return { ...toAsset(thing, [...new Set(tags.map((t) => t.name))], [...new Set(files.map((f) => f.format))]), files };
 }
 
 /** One search over every thing: its `total` counts the public catalogue. */
@@ -155,7 +147,7 @@ async function census(io: SourceIo): Promise<CensusBody> {
   if (total === undefined) throw shapeError(ID, url, `${url} answered no total`);
   const highlights = items.slice(0, 1).map((newest) => ({ label: "Newest thing", title: newest.name, url: thingUrl(newest) }));
   const method = "Thingiverse API: the total of one empty /search/ for things (every public thing); licences are per thing and not counted";
-  return compact({ total, free: total, byType: { model: total }, unit: "assets" as const, highlights, method });
+  return compact({ total, free: total, highlights, method });
 }
 
 const searchUrl = (query: SourceQuery) =>

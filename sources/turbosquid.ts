@@ -4,7 +4,7 @@
  * answers with the same search on the site (`/Search/3D-Models[/free]/<keywords-joined-by-hyphens>`).
  */
 import type { SourceQuery } from "../core/model/source.ts";
-import { defineSource } from "./kit/define.ts";
+import { linkSource } from "./kit/define.ts";
 
 const SITE = "https://www.turbosquid.com";
 
@@ -14,19 +14,14 @@ function searchUrl(query: SourceQuery): string {
   return `${SITE}/Search/3D-Models${query.free ? "/free" : ""}${words.length ? `/${encodeURIComponent(words.join("-"))}` : ""}`;
 }
 
-export const turbosquid = defineSource(
+export const turbosquid = linkSource(
   {
     id: "turbosquid",
     name: "TurboSquid",
     homepage: SITE,
     description: "Large stock 3D model marketplace, mostly paid, with free models: best for realistic, production-ready models. Link only.",
     assetTypes: ["model"],
-    access: "link",
     pricing: "freemium",
-    supportsDownload: false,
-    unit: "assets",
-    // No search-page parameter for a licence, format or order was found documented: filters cannot be passed on.
-    filtering: { upstream: [], listed: [] },
   },
-  { mode: "link", searchUrl },
+  searchUrl,
 );

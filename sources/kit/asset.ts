@@ -30,3 +30,6 @@ export function assetMaker(source: string): (nativeId: string, fields: AssetFiel
     return { ...asset, tags: asset.tags ?? [] } as Asset;
   };
 }
+
+/** A count or size as a whole number; undefined when the upstream gives none. */
+export const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);

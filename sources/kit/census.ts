@@ -1,4 +1,4 @@
-/** Counting for a census: counts by a key, the item with the highest value, additions in the last 30 days. */
+/** Counting for a census: counts by a key, the item with the highest value (or the latest date), additions in the last 30 days. */
 export const DAY_MS = 86_400_000;
 
 /** How many items (or how much of `weight`) fall under each key; an item may have several keys or none. */
@@ -24,6 +24,12 @@ export function highest<T>(items: Iterable<T>, value: (item: T) => number): T | 
     if (v > bestValue) [best, bestValue] = [item, v];
   }
   return best;
+}
+
+/** The item with the latest date up to `now` (a later date is a release still to come); undefined for none. */
+export function latest<T>(items: readonly T[], date: (item: T) => number, now: Date): T | undefined {
+  const past = items.filter((item) => date(item) <= now.getTime());
+  return highest(past, date);
 }
 
 /** Sum of `value` over the items. */

@@ -57,6 +57,13 @@ export function shapeError(source: string, url: string | undefined, what: string
   return new SourceError(source, "shape", what, url);
 }
 
+/** `body` as `schema` reads it; a body of another shape is a `shape` error saying `what`. */
+export function expectShape<S extends z.ZodType>(source: string, url: string, schema: S, body: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw shapeError(source, url, what);
+  return parsed.data;
+}
+
 /** 404 Not Found or 410 Gone: the asset is not, or no longer, on the site. */
 export function isGone(err: unknown): boolean {
   const status = (err as { status?: unknown } | null)?.status;

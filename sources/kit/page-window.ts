@@ -1,5 +1,7 @@
 /** Paging: the contract's offset + limit on a site's 1-based pages, and fetching a window's pages (an aborted search always throws). */
 import { UpstreamError } from "../../core/http/types.ts";
+import type { SourceQuery } from "../../core/model/source.ts";
+import type { SourceIo } from "./fetch.ts";
 
 /** `pages`: the 1-based pages to ask, in order; `skip`: how many items of the first page come before `offset`. */
 export type PageWindow = { pages: number[]; skip: number };
@@ -32,22 +34,27 @@ export async function leadingPages<T>(fetches: readonly Promise<T>[], signal: Ab
   return answers;
 }
 
-/** Asks a window's pages one after another (a short page ends the listing; a failed later page ends the window), cut to the window. */
-export async function collectWindow<T>(
-  window: PageWindow,
-  limit: number,
-  pageSize: number,
-  fetchPage: (page: number) => Promise<Page<T>>,
-  signal: AbortSignal | undefined,
-): Promise<Page<T>> {
+/** The query's window on pages of `pageSize` items, asked one after another (a short page ends the listing; a failed later page ends the window). */
+export async function collectWindow<T>(query: SourceQuery, pageSize: number, io: SourceIo, fetchPage: (page: number) => Promise<Page<T>>): Promise<Page<T>> {
+  const { pages, skip } = pageWindow(query.offset, query.limit, pageSize);
   const items: T[] = [];
   let total: number | undefined;
-  for (const [i, page] of window.pages.entries()) {
-    const res = i === 0 ? await fetchPage(page) : await followUpPage(() => fetchPage(page), signal);
+  for (const [i, page] of pages.entries()) {
+    const res = i === 0 ? await fetchPage(page) : await followUpPage(() => fetchPage(page), io.signal);
     if (!res) break;
     total ??= res.total;
     items.push(...res.items);
     if (res.items.length < pageSize) break;
   }
-  return { items: items.slice(window.skip, window.skip + limit), ...(total !== undefined ? { total } : {}) };
+  return { items: items.slice(skip, skip + query.limit), ...(total !== undefined ? { total } : {}) };
+}
+
+/**
+ * The query's window on pages of `pageSize` items, asked at once: the answers up to the first later page that failed (the
+ * first page's results still stand), and their items in the window.
+ */
+export async function windowPages<T, P>(query: SourceQuery, pageSize: number, io: SourceIo, load: (page: number) => Promise<P & { items: T[] }>) {
+  const { pages, skip } = pageWindow(query.offset, query.limit, pageSize);
+  const answers = await leadingPages(pages.map(load), io.signal);
+  return { answers, items: answers.flatMap((a) => a.items).slice(skip, skip + query.limit) };
 }

@@ -2,8 +2,6 @@
 import { licenseById } from "../../core/model/license.ts";
 import type { SourceMeta, SourceQuery } from "../../core/model/source.ts";
 import type { Asset } from "../../core/schemas/index.ts";
-import type { SourceIo } from "./fetch.ts";
-import { leadingPages, pageWindow } from "./page-window.ts";
 
 /** A texture site's id, name and homepage, with the facts all of them share: free, CC0, results are single assets. */
 export function cc0Site(id: string, name: string, homepage: string): Pick<SourceMeta, "id" | "name" | "homepage" | "pricing" | "license" | "unit"> {
@@ -21,21 +19,6 @@ export const pixelsToK = (px: number | undefined) => (px !== undefined && Number
 export const sortResolutions = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => parseFloat(a) - parseFloat(b));
 /** The types a query asks for, as a predicate (an empty list asks for every type). */
 export const typeFilter = (types: readonly string[]) => (type: string) => types.length === 0 || types.includes(type);
-/** A date that starts `YYYY-MM-DD`, as that day's midnight UTC in ISO form; undefined for any other text. */
-export function isoDay(text: string | null | undefined): string | undefined {
-  const day = new Date(`${/^\d{4}-\d{2}-\d{2}/.exec(text ?? "")?.[0]}T00:00:00Z`);
-  return Number.isNaN(day.getTime()) ? undefined : day.toISOString();
-}
-
-/**
- * The query's window on pages of `pageSize` items, asked at once: the answers up to the first later page that failed (the
- * first page's results still stand), and their items in the window.
- */
-export async function windowPages<T, P>(query: SourceQuery, pageSize: number, io: SourceIo, load: (page: number) => Promise<P & { items: T[] }>) {
-  const { pages, skip } = pageWindow(query.offset, query.limit, pageSize);
-  const answers = await leadingPages(pages.map(load), io.signal);
-  return { answers, items: answers.flatMap((a) => a.items).slice(skip, skip + query.limit) };
-}
 
 /** The assets a query asks for (its types; only free ones when it asks so), with the upstream total while it holds: when none was left out. */
 export function keepAsked(all: Asset[], query: SourceQuery, total: number | undefined) {
