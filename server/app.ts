@@ -8,7 +8,7 @@ import { allowedHosts, requireHostHeader, requireKnownHost } from "./middleware/
 import { createRateLimit } from "./middleware/rate-limit.ts";
 import { API, type Handler, PAGE, type Route, type Rules } from "./routes/route.ts";
 import { ROUTES } from "./routes/table.ts";
-import { ThumbnailUrls } from "./service/thumbnails.ts";
+import { ThumbnailUrls } from "./service/thumbnail-urls.ts";
 import { httpMetrics } from "./stats/hooks.ts";
 
 /** A route's meta: its rules, or, for a catch-all shared by several routes, the rules of the one a path picks. */

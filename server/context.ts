@@ -6,7 +6,7 @@ import type { Published } from "../core/publication/published.ts";
 import type { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import type { DataFollower } from "./data/follow.ts";
 import type { Quota } from "./middleware/rate-limit.ts";
-import type { ThumbnailUrls } from "./service/thumbnails.ts";
+import type { ThumbnailUrls } from "./service/thumbnail-urls.ts";
 import type { Usage } from "./stats/usage.ts";
 
 /** Everything a route needs, built once per process. */

@@ -10,7 +10,7 @@ import { type SearchDeps, type SearchObserver, type SearchOptions, searchRanked 
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseParams, queryValues } from "../query.ts";
-import type { ThumbnailUrls } from "./thumbnails.ts";
+import type { ThumbnailUrls } from "./thumbnail-urls.ts";
 
 /** Validates typed arguments (the MCP tool's, the command line's) exactly as /v1/search validates its query string: the same schema, the same 400s. */
 export function parseSearch(args: SearchArguments): SearchParams {

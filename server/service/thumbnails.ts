@@ -8,13 +8,10 @@
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
 import type { HttpClient } from "../../core/http/types.ts";
-import type { Asset } from "../../core/schemas/index.ts";
 import type { AppDeps } from "../context.ts";
 import { type StaticFile, staticFile } from "../static/file.ts";
 import { type AssetRef, fetchDetails } from "./assets.ts";
 
-/** Search results whose thumbnail URL is remembered (some 200 bytes each). */
-const REMEMBERED_URLS = 20_000;
 /** Cap on an upstream image: a thumbnail is far smaller, anything larger is not one. */
 const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 /** A small file can declare a huge image: decoding stops above this many pixels. */
@@ -31,19 +28,6 @@ let loaded: Promise<typeof import("sharp")> | undefined;
 async function loadSharp() {
   loaded ??= import("sharp");
   return (await loaded).default;
-}
-
-/** The thumbnail URLs of the results searches recently answered with, live ones included, by asset id. */
-export class ThumbnailUrls {
-  private readonly urls = new LRUCache<string, string>({ max: REMEMBERED_URLS });
-
-  remember(assets: readonly Asset[]): void {
-    for (const asset of assets) if (asset.thumbnailUrl) this.urls.set(asset.id, asset.thumbnailUrl);
-  }
-
-  get(id: string): string | undefined {
-    return this.urls.get(id);
-  }
 }
 
 export interface Thumbnail {
