@@ -80,6 +80,11 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "HTTP_RETRIES", default: "2", why: "retries of idempotent GETs on 429/502/503/504 and resets" },
   { name: "SOURCE_TIMEOUT_MS", default: "6000", why: "per-source timeout of a live search" },
   { name: "SEARCH_DEADLINE_MS", default: "8000", why: "overall deadline of one search" },
+  {
+    name: "DETAILS_DEADLINE_MS",
+    default: "20000",
+    why: "deadline of one asset's details from its source, wherever they are asked (asset, files, download, credits, MCP): past it, a 504",
+  },
   { name: "SEARCH_CONCURRENCY", default: "8", why: "live sources asked at once by one search" },
   { name: "METRICS_PORT", default: "", why: "port of the separate Prometheus /metrics listener; unset = no listener" },
   { name: "PROMETHEUS_URL", default: "", why: "read usage windows from this Prometheus; unset = count in process" },
@@ -235,6 +240,7 @@ export interface Config {
   retries: number;
   sourceTimeoutMs: number;
   searchDeadlineMs: number;
+  detailsDeadlineMs: number;
   searchConcurrency: number;
   metricsPort: number | undefined;
   prometheusUrl: string | undefined;
@@ -278,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     retries: int(env, "HTTP_RETRIES"),
     sourceTimeoutMs: int(env, "SOURCE_TIMEOUT_MS"),
     searchDeadlineMs: int(env, "SEARCH_DEADLINE_MS"),
+    detailsDeadlineMs: int(env, "DETAILS_DEADLINE_MS"),
     searchConcurrency: Math.max(1, int(env, "SEARCH_CONCURRENCY")),
     metricsPort: opt("METRICS_PORT") ? port(env, "METRICS_PORT") : undefined,
     prometheusUrl: opt("PROMETHEUS_URL")?.replace(/\/+$/, ""),

@@ -1,5 +1,6 @@
 import { type H3Event, HTTPResponse } from "h3";
 import { UpstreamError } from "../core/http/types.ts";
+import { SourceError, type SourceErrorKind, sourceErrorKind } from "../core/model/source-error.ts";
 import type { ErrorBody } from "../core/schemas/index.ts";
 
 /** An error the API answers with its own status and an `{ error }` body. */
@@ -31,8 +32,9 @@ export function errorResponse(error: unknown, event: H3Event): HTTPResponse {
     body = { error: err.message, ...err.extras };
     headers = err.headers;
   } else if (err instanceof UpstreamError) {
-    status = 502;
-    body = { error: `the source site failed: ${err.message}` };
+    const failure = sourceFailure(err);
+    status = failure.status;
+    body = { error: failure.message };
   } else if (typeof (err as { status?: unknown }).status === "number") {
     // h3's own errors: 404 for unknown routes, 405 for wrong methods, 400 for malformed URLs.
     status = (err as { status: number }).status;
@@ -44,4 +46,21 @@ export function errorResponse(error: unknown, event: H3Event): HTTPResponse {
   staged.set("content-type", "application/json; charset=utf-8");
   for (const [k, v] of Object.entries(headers)) staged.set(k, v);
   return new HTTPResponse(JSON.stringify(body), { status });
+}
+
+const FAILED = { status: 502, says: "the source site failed" };
+
+/** Each kind of source failure (core/model/source-error.ts) as every surface reports it: HTTP by the status, MCP by the sentence. */
+const SOURCE_FAILURES: Record<SourceErrorKind, { status: number; says: string }> = {
+  http: FAILED,
+  shape: FAILED,
+  refused: FAILED,
+  timeout: { status: 504, says: "the source site did not answer in time" },
+  config: { status: 503, says: "the source is not configured on this server" },
+};
+
+/** A source's failure, or an upstream request's, as the error the API and the MCP tools answer with. */
+export function sourceFailure(err: SourceError | UpstreamError): ApiError {
+  const { status, says } = SOURCE_FAILURES[err instanceof SourceError ? err.kind : sourceErrorKind(err)];
+  return new ApiError(status, `${says}: ${err.message}`);
 }

@@ -49,8 +49,8 @@ const BYTES = "<bytes>";
 const CREDITS = "<credits>";
 const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/search": { 200: "SearchResponse", 400: "Error", 401: "Error", 429: "Error" },
-  "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
-  "GET /v1/assets/{id}/files": { 200: "FileSelection", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
+  "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error", 504: "Error" },
+  "GET /v1/assets/{id}/files": { 200: "FileSelection", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error", 504: "Error" },
   "GET /v1/assets/{id}/download": {
     200: ZIP,
     302: NONE,
@@ -62,9 +62,21 @@ const EXPECTED: Record<string, Record<string, string>> = {
     429: "Error",
     502: "Error",
     503: "Error",
+    504: "Error",
   },
-  "GET /v1/download": { 200: ZIP, 400: "Error", 401: "Error", 404: "Error", 409: "Error", 413: "Error", 429: "Error", 502: "Error", 503: "Error" },
-  "GET /v1/credits": { 200: CREDITS, 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error" },
+  "GET /v1/download": {
+    200: ZIP,
+    400: "Error",
+    401: "Error",
+    404: "Error",
+    409: "Error",
+    413: "Error",
+    429: "Error",
+    502: "Error",
+    503: "Error",
+    504: "Error",
+  },
+  "GET /v1/credits": { 200: CREDITS, 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error", 504: "Error" },
   "GET /v1/assets/{id}/thumbnail": { 200: WEBP, 304: NONE, 400: "Error", 401: "Error", 404: "Error", 429: "Error" },
   "GET /v1/assets/{id}/raw/{path}": {
     200: BYTES,
@@ -76,6 +88,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
     429: "Error",
     502: "Error",
     503: "Error",
+    504: "Error",
   },
   "GET /v1/providers": { 200: "ProvidersResponse", 401: "Error", 429: "Error" },
   "GET /v1/licenses": { 200: "LicensesResponse", 401: "Error", 429: "Error" },

@@ -37,11 +37,14 @@ const KINDS: Record<UpstreamErrorKind, SourceErrorKind> = {
   blocked: "refused",
 };
 
+/** What an upstream request's failure is to a source. */
+export const sourceErrorKind = (err: UpstreamError): SourceErrorKind => KINDS[err.kind];
+
 /** Any failure of a source as a SourceError naming it once (one it already threw is kept as is). */
 export function toSourceError(source: string, err: unknown): SourceError {
   if (err instanceof SourceError) return err;
   if (err instanceof UpstreamError) {
-    return new SourceError(source, KINDS[err.kind], err.message, err.url, { cause: err, ...(err.status !== undefined ? { status: err.status } : {}) });
+    return new SourceError(source, sourceErrorKind(err), err.message, err.url, { cause: err, ...(err.status !== undefined ? { status: err.status } : {}) });
   }
   return new SourceError(source, "shape", err instanceof Error ? err.message : String(err), undefined, { cause: err });
 }

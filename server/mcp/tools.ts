@@ -37,18 +37,17 @@ import {
   ProvidersResponse,
   SearchResponse,
 } from "../../core/schemas/index.ts";
-import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
 import { planZip } from "../download/zip.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, sourceFailure } from "../errors.ts";
 import { API_VERSION } from "../openapi.ts";
 import { getAsset as getIntoProject } from "../project/get.ts";
 import { localLibrary } from "../project/library.ts";
 import { readLock } from "../project/lock-file.ts";
 import { parseParams, queryValues } from "../query.ts";
-import { fileSelection, parseAssetId, selectAsset } from "../service/assets.ts";
+import { parseAssetId } from "../service/assets.ts";
 import { creditablesOf } from "../service/credits.ts";
-import { deliveryOf } from "../service/delivery.ts";
+import { decideDelivery, NoFileMatches } from "../service/delivery.ts";
 import { parseSearch, runSearch } from "../service/search.ts";
 import { listProviders } from "../service/sources.ts";
 import { clientFamily } from "../stats/client-family.ts";
@@ -63,9 +62,6 @@ export interface McpOptions {
   /** The project folder of `asset-search mcp --root`: `download_asset` writes under it only. Never set over HTTP. */
   root?: string;
 }
-
-/** A source that does not answer `get_asset` within this time gives an isError result, never a hung call. */
-export const DETAILS_DEADLINE_MS = 20_000;
 
 export const INSTRUCTIONS = [
   "Searches many asset sites at once (3D models, PBR materials and textures, HDRIs, sprites, UI, audio, fonts, packs) and returns licences, file lists and download links.",
@@ -182,13 +178,14 @@ export function toolError(error: unknown): CallToolResult {
     status = error.status;
     message = error.message;
   } else if (error instanceof UpstreamError) {
-    status = 502;
-    message = `the source site failed: ${error.message}`;
+    const failure = sourceFailure(error);
+    status = failure.status;
+    message = failure.message;
   } else {
     console.error(error);
     message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const hint = HINTS[status];
+  const hint = error instanceof NoFileMatches ? `It offers ${error.offered}: call again with one of them.` : HINTS[status];
   return { isError: true, content: [{ type: "text", text: hint ? `${message}. ${hint}` : message }] };
 }
 
@@ -197,20 +194,6 @@ async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResu
     return await run();
   } catch (error) {
     return toolError(error);
-  }
-}
-
-/** Runs `work` under a deadline; past it, a 504 ApiError even when the work ignores its signal. */
-async function withDeadline<T>(ms: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const box = timeBox(ms, outer);
-  const { signal } = box;
-  const late = new Promise<never>((_, reject) =>
-    signal.addEventListener("abort", () => reject(new ApiError(504, `the source site did not answer within ${Math.round(ms / 1000)} s`)), { once: true }),
-  );
-  try {
-    return await Promise.race([work(signal), late]);
-  } finally {
-    box.dispose();
   }
 }
 
@@ -243,18 +226,12 @@ export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetAr
   const ref = parseAssetId(args.id, deps);
   // The route's own validation: the arguments are checked and normalised exactly as /files' query.
   const params = parseParams(queryValues({ format: args.format, resolution: args.resolution, maps: args.maps }), FileParams);
-  const { details, files } = await withDeadline(DETAILS_DEADLINE_MS, signal, (s) => selectAsset(ref, params, deps, { signal: s, baseUrl: opts.baseUrl }));
-  const delivery = deliveryOf(ref, details, files);
-  if (delivery.kind === "none") {
-    const formats = details.formats?.length ? details.formats.join(", ") : "none listed";
-    const resolutions = details.resolutions?.length ? `; resolutions: ${details.resolutions.join(", ")}` : "";
-    throw new ApiError(400, `no file of '${details.id}' matches the requested format, resolution and maps (formats: ${formats}${resolutions})`);
-  }
+  // The decision `/download` answers: "no file matches" is this tool's error in the same words, the cap a note.
+  const { details, selection, delivery } = await decideDelivery(ref, params, deps, { baseUrl: opts.baseUrl, ...(signal ? { signal } : {}) });
+  if (delivery.kind === "none") throw delivery.error;
   const { files: _all, ...asset } = details;
   const license = details.license;
   const attribution = attributionLine(details.title, details.author, license, details.url);
-  const selection = fileSelection(details, files);
-  const total = selection.totalBytes;
   const { config } = deps.runtime;
 
   const notes: string[] = [];
@@ -272,9 +249,7 @@ export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetAr
   if (delivery.kind === "page") notes.push(`No direct download from ${ref.source.name}: get it on the asset's page ${details.url}.`);
   const locked = details.files.filter((f) => f.requiresAuth).length;
   if (locked) notes.push(`${locked} file(s) of this asset need a login or purchase on ${ref.source.name}; they are never selected here.`);
-  if (delivery.kind === "zip" && total !== undefined && total > config.downloadMaxBytes) {
-    notes.push(`The selection (${total} bytes) is over this server's cap of ${config.downloadMaxBytes} bytes: pick a lower resolution or fewer maps.`);
-  }
+  if (delivery.kind === "too-large") notes.push(`downloadUrl answers 413: ${delivery.error.message}.`);
   if (delivery.kind !== "page" && config.apiKey) {
     notes.push("This server needs its API key for downloadUrl: send `Authorization: Bearer <key>` or append `api_key=<key>`.");
   }
@@ -283,7 +258,7 @@ export async function getAsset(deps: AppDeps, opts: McpOptions, args: GetAssetAr
     ...selection,
     asset,
     ...(attribution ? { attribution } : {}),
-    delivery: delivery.kind === "redirect" ? "file" : delivery.kind,
+    delivery: delivery.kind === "redirect" ? "file" : delivery.kind === "page" ? "page" : "zip",
     ...(delivery.kind !== "page" ? { downloadUrl: downloadUrl(opts.baseUrl, details.id, args) } : {}),
     notes,
   };
@@ -321,7 +296,7 @@ async function getCredits(
 ): Promise<GetCreditsOutput> {
   const format = args.format ?? "md";
   const assets = args.ids?.length
-    ? await withDeadline(DETAILS_DEADLINE_MS, signal, (s) => creditablesOf(args.ids!, deps, { signal: s, baseUrl: opts.baseUrl }))
+    ? await creditablesOf(args.ids, deps, { baseUrl: opts.baseUrl, ...(signal ? { signal } : {}) })
     : (await readLock(`${opts.root}/${LOCK_FILENAME}`)).assets;
   const json = writeCredits(assets, "json", args.modified) as CreditsResponse;
   return { ...json, format, text: format === "json" ? json.text : (writeCredits(assets, format, args.modified) as string) };

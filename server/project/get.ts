@@ -25,7 +25,8 @@ import { UpstreamError } from "../../core/http/types.ts";
 import { attributionLine } from "../../core/model/license.ts";
 import { type AssetFile, type DownloadResult, type FileParams, LOCK_FILENAME, type LockedAsset, type LockedOptions } from "../../core/schemas/index.ts";
 import { CREDITS_FILENAME, creditsText, planZip } from "../download/zip.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, sourceFailure } from "../errors.ts";
+import { overTheCap } from "../service/delivery.ts";
 import type { AssetLibrary } from "./library.ts";
 import { readLock, updateLock } from "./lock-file.ts";
 import { assertInside, relativeSegments, under } from "./paths.ts";
@@ -75,7 +76,7 @@ async function fetchTo(library: AssetLibrary, url: string, temp: string, path: s
   try {
     res = await library.http.stream(url, options.signal ? { signal: options.signal } : {});
   } catch (err) {
-    throw err instanceof UpstreamError ? new ApiError(502, `the source site failed: ${err.message}`) : err;
+    throw err instanceof UpstreamError ? sourceFailure(err) : err;
   }
   const tooLarge = () => new ApiError(413, `the selection is larger than the cap of ${library.maxBytes} bytes; pick a lower resolution or fewer files`);
   if (res.sizeBytes !== undefined && res.sizeBytes > budget) {
@@ -97,7 +98,8 @@ async function fetchTo(library: AssetLibrary, url: string, temp: string, path: s
     await pipeline(res.body, count, createWriteStream(temp, { flags: "wx" }));
   } catch (err) {
     // The site's failure (a reset, a body cut short) says so; a local one (a full disk) is itself.
-    if (err instanceof UpstreamError || err === bodyError) throw new ApiError(502, `the source site failed: ${url}: ${(err as Error).message}`);
+    if (err instanceof UpstreamError) throw sourceFailure(err);
+    if (err === bodyError) throw sourceFailure(new UpstreamError(`${url} failed mid-body: ${(err as Error).message}`, url, "network"));
     throw err;
   }
   return { sha256: hash.digest("hex"), sizeBytes };
@@ -142,9 +144,9 @@ export async function getAsset(library: AssetLibrary, id: string, options: GetOp
   const { details, files } = await library.choose(id, options.params, options.signal);
   checkUpstreamNames(details.provider, files);
   const plan = planZip(details, files);
-  if (plan.totalBytes !== undefined && plan.totalBytes > library.maxBytes) {
-    throw new ApiError(413, `the selection is ${plan.totalBytes} bytes, over the cap of ${library.maxBytes} bytes; pick a lower resolution or fewer files`);
-  }
+  // Every byte comes through here, a lone file's too: the cap the delivery puts on zips holds for it.
+  const tooLarge = overTheCap(plan.totalBytes, library.maxBytes);
+  if (tooLarge) throw tooLarge;
   const folder = [...dir, plan.folder];
   const targets = plan.entries.map((e) => ({ ...e, ...under(root, [...folder, ...relativeSegments(e.path, `the file name from ${details.provider}`)]) }));
   const license = under(root, [...folder, CREDITS_FILENAME]);

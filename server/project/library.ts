@@ -2,17 +2,17 @@
  * Where `asset-search get` and the MCP tool `download_asset` learn what to download: the library
  * in process (the application layer the server's routes use), or a running server over its API
  * when ASSET_SEARCH_URL is set. Either way the answer is the asset's details and the files the
- * one delivery rule (server/service/delivery.ts) lets through; what is written, and how, is the
- * same code (server/project/get.ts). The bytes always come from the files' own URLs through the
- * guarded client of core/http, as `get_asset` tells agents they may.
+ * one delivery decision (server/service/delivery.ts) lets through, or its error in its words;
+ * what is written, and how, is the same code (server/project/get.ts). The bytes always come from
+ * the files' own URLs through the guarded client of core/http, as `get_asset` tells agents they may.
  */
 import type { z } from "zod";
 import type { HttpClient } from "../../core/http/types.ts";
 import { AssetDetails, type AssetFile, ErrorBody, type FileParams, FileSelection, ProvidersResponse } from "../../core/schemas/index.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { parseAssetId, selectAsset } from "../service/assets.ts";
-import { type Delivery, deliveryOf } from "../service/delivery.ts";
+import { parseAssetId } from "../service/assets.ts";
+import { type Delivery, decideDelivery, deliveryOf } from "../service/delivery.ts";
 
 export interface Chosen {
   details: AssetDetails;
@@ -29,13 +29,10 @@ export interface AssetLibrary {
   maxBytes: number;
 }
 
-/** The files of a delivery, or the error `/download` answers: 409 with the site's page, 404 when nothing matches. */
-function deliverable(delivery: Delivery, details: AssetDetails, sourceName: string): AssetFile[] {
-  if (delivery.kind === "page") {
-    throw new ApiError(409, `${sourceName} has no direct downloads for '${details.id}'; get it on the asset's page: ${details.url}`, { url: details.url });
-  }
-  if (delivery.kind === "none") throw new ApiError(404, `no file of '${details.id}' matches the requested format, resolution and maps`);
-  return delivery.kind === "redirect" ? [delivery.file] : delivery.files;
+/** The files of a delivery, or the error `/download` answers (409 with the site's page, 404 nothing matches, 413 over the cap). */
+function deliverable(delivery: Delivery): AssetFile[] {
+  if (delivery.kind === "page" || delivery.kind === "none" || delivery.kind === "too-large") throw delivery.error;
+  return delivery.files;
 }
 
 /** The library in process: the same calls as `/v1/assets/{id}/download`. */
@@ -44,9 +41,8 @@ export function localLibrary(deps: AppDeps, baseUrl: string): AssetLibrary {
     http: deps.runtime.http,
     maxBytes: deps.runtime.config.downloadMaxBytes,
     async choose(id, params, signal) {
-      const ref = parseAssetId(id, deps);
-      const { details, files } = await selectAsset(ref, params, deps, { baseUrl, ...(signal ? { signal } : {}) });
-      return { details, files: deliverable(deliveryOf(ref, details, files), details, ref.source.name) };
+      const { details, delivery } = await decideDelivery(parseAssetId(id, deps), params, deps, { baseUrl, ...(signal ? { signal } : {}) });
+      return { details, files: deliverable(delivery) };
     },
   };
 }
@@ -95,8 +91,8 @@ export function remoteLibrary(baseUrl: string, apiKey: string | undefined, http:
         providers,
       ]);
       const provider = list.find((p) => p.id === details.provider);
-      const source = { supportsDownload: provider?.supportsDownload ?? false };
-      return { details, files: deliverable(deliveryOf({ source }, details, selection.files), details, provider?.name ?? details.provider) };
+      const source = { name: provider?.name ?? details.provider, supportsDownload: provider?.supportsDownload ?? false };
+      return { details, files: deliverable(deliveryOf(source, details, selection.files, maxBytes)) };
     },
   };
 }

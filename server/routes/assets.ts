@@ -1,10 +1,11 @@
-/** `GET /v1/assets/{id}` and `/files`, and what `/download` (server/routes/download.ts) shares with them. */
+/** `GET /v1/assets/{id}` and `/files`, and what `/download` and `/raw` (server/routes/download.ts, raw-file.ts) share with them. */
 import type { H3Event } from "h3";
 import { type AssetDetails, FileParams } from "../../core/schemas/index.ts";
 import { type AppDeps, publicBase } from "../context.ts";
 import { errorResponse, jsonResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseQuery } from "../query.ts";
-import { type DetailsContext, fetchDetails, fileSelection, parseAssetId, selectAsset } from "../service/assets.ts";
+import { type DetailsContext, fetchDetails, parseAssetId } from "../service/assets.ts";
+import { decideDelivery } from "../service/delivery.ts";
 import { counted } from "../stats/hooks.ts";
 import { API, get } from "./route.ts";
 
@@ -15,11 +16,11 @@ async function assetDetails(event: H3Event, deps: AppDeps, rawId: string): Promi
   return fetchDetails(parseAssetId(rawId, deps), deps, detailsFor(event, deps));
 }
 
-/** The selection of `/files` and `/download`: the id checked, the query validated, then the details and the chosen files. */
-export async function requestedSelection(event: H3Event, deps: AppDeps, rawId: string) {
+/** The delivery decision of `/files`, `/download` and `/raw`: the id checked, the query validated, then server/service/delivery.ts decides. */
+export async function requestedDelivery(event: H3Event, deps: AppDeps, rawId: string) {
   const ref = parseAssetId(rawId, deps);
   const params = parseQuery(event, FileParams);
-  return { ref, ...(await selectAsset(ref, params, deps, detailsFor(event, deps))) };
+  return { ref, ...(await decideDelivery(ref, params, deps, detailsFor(event, deps))) };
 }
 
 // OpenAPI: the id and the answers the three asset routes share.
@@ -34,6 +35,7 @@ export const ASSET_ID = {
 export const FILE_PARAMETERS = queryParameters(FileParams);
 export const BAD_PARAMS = errorResponse("Invalid parameters, or a malformed asset id (as for `/v1/assets/{id}`)");
 export const SOURCE_FAILED = errorResponse("The source site failed");
+export const SOURCE_SLOW = errorResponse("The source site gave no answer within DETAILS_DEADLINE_MS");
 export const NOT_CONFIGURED = errorResponse("The source needs a key this server does not have; the message names the environment variable to set");
 const UNKNOWN_ASSET = errorResponse("Unknown asset");
 
@@ -48,6 +50,7 @@ export const assetRoute = get("/v1/assets/{id}", API, (deps) => (event, id) => c
     404: UNKNOWN_ASSET,
     502: SOURCE_FAILED,
     503: NOT_CONFIGURED,
+    504: SOURCE_SLOW,
   }),
 });
 
@@ -55,8 +58,8 @@ export const filesRoute = get(
   "/v1/assets/{id}/files",
   API,
   (deps) => async (event, id) => {
-    const { details, files } = await requestedSelection(event, deps, id);
-    return fileSelection(details, files);
+    const { selection } = await requestedDelivery(event, deps, id);
+    return selection;
   },
   {
     operationId: "selectAssetFiles",
@@ -70,6 +73,7 @@ export const filesRoute = get(
       404: UNKNOWN_ASSET,
       502: SOURCE_FAILED,
       503: NOT_CONFIGURED,
+      504: SOURCE_SLOW,
     }),
   },
 );

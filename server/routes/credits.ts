@@ -5,7 +5,7 @@ import { publicBase } from "../context.ts";
 import { errorResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseQuery } from "../query.ts";
 import { creditablesOf } from "../service/credits.ts";
-import { NOT_CONFIGURED, SOURCE_FAILED } from "./assets.ts";
+import { NOT_CONFIGURED, SOURCE_FAILED, SOURCE_SLOW } from "./assets.ts";
 import { API, get } from "./route.ts";
 
 const text = (example: string) => ({ schema: { type: "string" }, example });
@@ -44,6 +44,7 @@ export const creditsRoute = get(
       404: errorResponse("Unknown assets: every unknown id is named"),
       502: SOURCE_FAILED,
       503: NOT_CONFIGURED,
+      504: SOURCE_SLOW,
     }),
   },
 );

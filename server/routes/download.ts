@@ -1,39 +1,29 @@
 import { Readable } from "node:stream";
 import type { H3Event } from "h3";
 import { type AppDeps, publicBase } from "../context.ts";
-import { creditsText, planZip, streamZip } from "../download/zip.ts";
-import { ApiError } from "../errors.ts";
+import { creditsText, streamZip } from "../download/zip.ts";
 import { errorResponse, rateLimitedResponses } from "../openapi.ts";
-import { deliveryOf } from "../service/delivery.ts";
 import { counted } from "../stats/hooks.ts";
-import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedSelection, SOURCE_FAILED } from "./assets.ts";
+import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedDelivery, SOURCE_FAILED, SOURCE_SLOW } from "./assets.ts";
 import { API, get } from "./route.ts";
 
 /**
- * One self-contained file → 302 to the source; several files, or a file with companions → a
- * streamed zip. Files behind a login are never delivered.
+ * The delivery decision (server/service/delivery.ts) as HTTP answers it: one self-contained file →
+ * 302 to the source; several files, or a file with companions → a streamed zip; else its error
+ * (404 no file matches, 409 no direct downloads, 413 over the cap).
  */
 async function download(event: H3Event, deps: AppDeps, rawId: string): Promise<Response> {
-  const { ref, details, files } = await requestedSelection(event, deps, rawId);
-  const delivery = deliveryOf(ref, details, files);
-  if (delivery.kind === "page") {
-    throw new ApiError(409, `${ref.source.name} has no direct downloads for '${details.id}'; get it on the asset's page`, { url: details.url });
-  }
-  if (delivery.kind === "none") throw new ApiError(404, `no file of '${details.id}' matches the requested format, resolution and maps`);
+  const { details, delivery } = await requestedDelivery(event, deps, rawId);
+  if (delivery.kind === "page" || delivery.kind === "none" || delivery.kind === "too-large") throw delivery.error;
   if (delivery.kind === "redirect") {
     // The file's credit travels with it: a link to the credits of this asset (GET /v1/credits).
     const credits = `${publicBase(deps, event)}/v1/credits?ids=${encodeURIComponent(details.id)}&format=txt`;
     return new Response(null, { status: 302, headers: { location: delivery.file.url, link: `<${credits}>; rel="license"; type="text/plain"` } });
   }
-  const direct = delivery.files;
-  const plan = planZip(details, direct);
-  const max = deps.runtime.config.downloadMaxBytes;
-  if (plan.totalBytes !== undefined && plan.totalBytes > max) {
-    throw new ApiError(413, `the selection is ${plan.totalBytes} bytes, over this server's cap of ${max} bytes; pick a lower resolution or fewer files`);
-  }
-  const zip = streamZip(plan, creditsText(details, direct), {
+  const { plan, files } = delivery;
+  const zip = streamZip(plan, creditsText(details, files), {
     http: deps.runtime.http,
-    maxBytes: max,
+    maxBytes: deps.runtime.config.downloadMaxBytes,
     signal: event.req.signal,
     metrics: deps.usage.metrics,
   });
@@ -78,6 +68,7 @@ export const downloadRoute = get(
       413: errorResponse("The zip would exceed the server's size cap (DOWNLOAD_MAX_BYTES)"),
       502: SOURCE_FAILED,
       503: NOT_CONFIGURED,
+      504: SOURCE_SLOW,
     }),
   },
 );

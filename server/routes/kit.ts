@@ -10,14 +10,14 @@ import pLimit from "p-limit";
 import { writeCredits } from "../../core/model/credits.ts";
 import { type FileParams, KitQuery } from "../../core/schemas/index.ts";
 import { type AppDeps, publicBase } from "../context.ts";
-import { planZip, streamKit, type ZipPlan } from "../download/zip.ts";
+import { streamKit, type ZipPlan } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
 import { errorResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseParams, parseQuery } from "../query.ts";
-import { parseAssetId, selectAsset } from "../service/assets.ts";
-import { deliveryOf } from "../service/delivery.ts";
+import { parseAssetId } from "../service/assets.ts";
+import { decideDelivery } from "../service/delivery.ts";
 import { counted } from "../stats/hooks.ts";
-import { NOT_CONFIGURED, SOURCE_FAILED } from "./assets.ts";
+import { NOT_CONFIGURED, SOURCE_FAILED, SOURCE_SLOW } from "./assets.ts";
 import { API, get } from "./route.ts";
 
 /** Sources asked at once for the details of one kit. */
@@ -33,15 +33,12 @@ async function downloadKit(event: H3Event, deps: AppDeps): Promise<Response> {
   });
   const at = { signal: event.req.signal, baseUrl: publicBase(deps, event) };
   const limit = pLimit(CONCURRENCY);
-  const chosen = await Promise.all(wanted.map(({ ref, params }) => limit(() => selectAsset(ref, params, deps, at).then((s) => ({ ref, ...s })))));
+  const chosen = await Promise.all(wanted.map(({ ref, params }) => limit(() => decideDelivery(ref, params, deps, at))));
   const plans: ZipPlan[] = [];
-  for (const { ref, details, files } of chosen) {
-    const delivery = deliveryOf(ref, details, files);
-    if (delivery.kind === "page") {
-      throw new ApiError(409, `${ref.source.name} has no direct downloads for '${details.id}'; get it on the asset's page`, { url: details.url });
-    }
-    if (delivery.kind === "none") throw new ApiError(404, `no file of '${details.id}' matches the requested format, resolution and maps`);
-    plans.push(planZip(details, delivery.kind === "redirect" ? [delivery.file] : delivery.files));
+  // Each asset's decision, but one zip for all: a lone file is zipped too, and the cap is over the whole kit.
+  for (const { delivery } of chosen) {
+    if (delivery.kind === "page" || delivery.kind === "none") throw delivery.error;
+    plans.push(delivery.plan);
   }
   const folders = new Set(plans.map((p) => p.folder));
   if (folders.size < plans.length) throw new ApiError(400, "ids names the same asset twice");
@@ -79,5 +76,6 @@ export const kitRoute = get("/v1/download", API, (deps) => (event) => counted(ev
     413: errorResponse("The zip would exceed the server's size cap (DOWNLOAD_MAX_BYTES)"),
     502: SOURCE_FAILED,
     503: NOT_CONFIGURED,
+    504: SOURCE_SLOW,
   }),
 });

@@ -10,9 +10,8 @@ import { capped, previewType, safeFilename } from "../download/raw-file.ts";
 import { planZip } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
 import { errorResponse, rateLimitedResponses } from "../openapi.ts";
-import { deliveryOf } from "../service/delivery.ts";
 import { counted } from "../stats/hooks.ts";
-import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedSelection, SOURCE_FAILED } from "./assets.ts";
+import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedDelivery, SOURCE_FAILED, SOURCE_SLOW } from "./assets.ts";
 import { API, get } from "./route.ts";
 
 /** An hour: the same path and query name the same upstream file, which sources seldom replace. */
@@ -37,18 +36,15 @@ function filePath(raw: string): string {
  */
 async function rawFile(event: H3Event, deps: AppDeps, rawId: string, rawPath: string): Promise<Response> {
   const path = filePath(rawPath);
-  const { ref, details, files } = await requestedSelection(event, deps, rawId);
-  const delivery = deliveryOf(ref, details, files);
-  if (delivery.kind === "page") {
-    throw new ApiError(409, `${ref.source.name} has no direct downloads for '${details.id}'; get it on the asset's page`, { url: details.url });
-  }
-  const direct = delivery.kind === "redirect" ? [delivery.file] : delivery.kind === "zip" ? delivery.files : [];
-  const entry = planZip(details, direct).entries.find((e) => e.path === path);
+  const { ref, details, selection, delivery } = await requestedDelivery(event, deps, rawId);
+  if (delivery.kind === "page") throw delivery.error;
+  // A selection over the download cap is still previewed file by file, under the preview cap.
+  const entry = delivery.kind === "none" ? undefined : delivery.plan.entries.find((e) => e.path === path);
   if (!entry) {
     if (
       planZip(
         details,
-        files.filter((f) => f.requiresAuth),
+        selection.files.filter((f) => f.requiresAuth),
       ).entries.some((e) => e.path === path)
     ) {
       throw new ApiError(409, `'${path}' of '${details.id}' needs a login on ${ref.source.name}; get it on the asset's page`, { url: details.url });
@@ -112,6 +108,7 @@ export const rawFileRoute = get(
       413: errorResponse("The file is larger than the server's preview cap (PREVIEW_MAX_BYTES)"),
       502: SOURCE_FAILED,
       503: NOT_CONFIGURED,
+      504: SOURCE_SLOW,
     }),
   },
 );

@@ -1,14 +1,15 @@
 /**
- * One asset, as every surface reads it: its id parsed and checked, its details from its source,
- * and the files chosen for a format, resolution and maps. Used by the HTTP routes `/v1/assets/{id}`,
- * `/files` and `/download` and by the MCP tool `get_asset` (server/mcp/tools.ts).
+ * One asset, as every surface reads it: its id parsed and checked, and its details from its
+ * source under one deadline. Used by the HTTP routes of `/v1/assets/{id}`, by the delivery
+ * (server/service/delivery.ts), the credits, the thumbnails and the pages' meta, and so by MCP and
+ * the command line.
  */
-import { UpstreamError } from "../../core/http/types.ts";
-import { selectFiles } from "../../core/model/selection.ts";
 import type { Source } from "../../core/model/source.ts";
-import type { AssetDetails, AssetFile, FileParams, FileSelection } from "../../core/schemas/index.ts";
+import { SourceError, toSourceError } from "../../core/model/source-error.ts";
+import type { AssetDetails } from "../../core/schemas/index.ts";
+import { timeBox } from "../../core/time-box.ts";
 import type { AppDeps } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, sourceFailure } from "../errors.ts";
 
 export interface AssetRef {
   id: string;
@@ -56,11 +57,33 @@ export interface DetailsContext {
 }
 
 /**
- * The asset's details from its source, live (cached by the client); 404 unknown, 502 source
- * failure, 503 when this server lacks the key the source needs (the site did not fail).
+ * `ask` given a signal that aborts with `outer` or at the deadline; past the deadline a timeout
+ * of `source`, even when `ask` ignores its signal.
+ */
+async function withinDeadline<T>(ms: number, source: string, outer: AbortSignal | undefined, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const box = timeBox(ms, outer);
+  const late = new Promise<never>((_, reject) =>
+    box.signal.addEventListener("abort", () => reject(outer?.aborted ? outer.reason : new SourceError(source, "timeout", `no answer within ${ms} ms`)), {
+      once: true,
+    }),
+  );
+  try {
+    return await Promise.race([ask(box.signal), late]);
+  } finally {
+    box.dispose();
+  }
+}
+
+/**
+ * The asset's details from its source, live (cached by the client), within DETAILS_DEADLINE_MS on
+ * every surface: 404 unknown, 503 when this server lacks the key the source needs (the site did not
+ * fail), else the source's failure as server/errors.ts maps it (502, or 504 past the deadline).
+ * A source says an asset is gone by answering null (sources/kit/fetch.ts: unlessGone); anything it
+ * throws is a failure.
  */
 export async function fetchDetails(ref: AssetRef, deps: AppDeps, at: DetailsContext): Promise<AssetDetails> {
-  if (!ref.source.getAsset) {
+  const { getAsset } = ref.source;
+  if (!getAsset) {
     throw new ApiError(404, `unknown asset '${ref.id}': ${ref.source.name} is searched on its own site only`);
   }
   const key = ref.source.key;
@@ -69,47 +92,12 @@ export async function fetchDetails(ref: AssetRef, deps: AppDeps, at: DetailsCont
   }
   let details: AssetDetails | null;
   try {
-    details = await ref.source.getAsset(ref.nativeId, deps.runtime.context(at.signal));
+    details = await withinDeadline(deps.runtime.config.detailsDeadlineMs, ref.source.id, at.signal, (signal) =>
+      getAsset(ref.nativeId, deps.runtime.context(signal)),
+    );
   } catch (err) {
-    if (err instanceof UpstreamError && err.status === 404) details = null;
-    else {
-      const why = err instanceof Error ? err.message : String(err);
-      throw new ApiError(502, `the source site failed: ${why}`);
-    }
+    throw sourceFailure(toSourceError(ref.source.id, err));
   }
   if (!details) throw new ApiError(404, `unknown asset '${ref.id}'`);
   return { ...details, shareUrl: `${at.baseUrl}/?asset=${encodeURIComponent(details.id)}` };
-}
-
-/** The asset's details and the files `params` choose of them. */
-export async function selectAsset(
-  ref: AssetRef,
-  params: FileParams,
-  deps: AppDeps,
-  at: DetailsContext,
-): Promise<{ details: AssetDetails; files: AssetFile[] }> {
-  const details = await fetchDetails(ref, deps, at);
-  return { details, files: selectFiles(details, params) };
-}
-
-/** The files' total size, when every file and companion states its own. */
-function totalBytes(files: AssetFile[]): number | undefined {
-  let total = 0;
-  for (const f of files) {
-    const parts = [f.sizeBytes, ...(f.includes ?? []).map((i) => i.sizeBytes)];
-    if (parts.some((p) => p === undefined)) return undefined;
-    total += parts.reduce<number>((a, b) => a + (b ?? 0), 0);
-  }
-  return total;
-}
-
-/** The FileSelection of `/files`, which `get_asset` also answers with. */
-export function fileSelection(details: AssetDetails, files: AssetFile[]): FileSelection {
-  const total = totalBytes(files);
-  return {
-    id: details.id,
-    ...(details.license ? { license: details.license } : {}),
-    ...(total !== undefined ? { totalBytes: total } : {}),
-    files,
-  };
 }
