@@ -4,10 +4,8 @@
  */
 import { z } from "zod";
 import { normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type Asset, type AssetDetails, type AssetFile, assetMaker, compact } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { LICENSE_TERMS } from "./kit/filters.ts";
 import { collectWindow, followUpPage } from "./kit/page-window.ts";
@@ -21,23 +19,12 @@ const SLUG = /^[a-z0-9][a-z0-9-]*$/i;
 
 const [str, num] = [z.string().optional(), z.number().optional()];
 const Named = z.looseObject({ slug: str, title: z.string() });
-const Item = z.looseObject({
-  slug: z.string().regex(SLUG),
-  title: z.string().min(1),
-  summary: str,
-  description: str,
-  url: str,
-  cdnUrl: str,
-  thumbnailUrl: str,
-  publishedAt: str,
-  downloads: z.number().int().min(0).optional(),
-  aiGenerated: z.boolean().optional(),
-  category: Named.nullish(),
-  tags: z.array(Named).optional(),
-  license: z.looseObject({ name: str, url: str }).nullish(),
-  contributor: z.looseObject({ username: str, name: str }).nullish(),
-  stats: z.looseObject({ fileSize: num, triangles: num, animations: z.array(z.unknown()).optional() }).nullish(),
-});
+const Item = z
+  .looseObject({ slug: z.string().regex(SLUG), title: z.string().min(1), summary: str, description: str, url: str, cdnUrl: str, thumbnailUrl: str })
+  .extend({ publishedAt: str })
+  .extend({ downloads: z.number().int().min(0).optional(), aiGenerated: z.boolean().optional(), category: Named.nullish(), tags: z.array(Named).optional() })
+  .extend({ license: z.looseObject({ name: str, url: str }).nullish(), contributor: z.looseObject({ username: str, name: str }).nullish() })
+  .extend({ stats: z.looseObject({ fileSize: num, triangles: num, animations: z.array(z.unknown()).optional() }).nullish() });
 type Item = z.infer<typeof Item>;
 const Listing = z.looseObject({ data: z.array(z.unknown()), total: z.number().optional() });
 const glbOf = (item: Item) => (isHttpUrl(item.cdnUrl) ? item.cdnUrl : undefined);

@@ -5,11 +5,9 @@
  */
 import { z } from "zod";
 import { licenseKey, normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { AssetDetails, AssetType, License } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type AssetDetails, type AssetType, assetMaker, compact, type License } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { LICENSE_TERMS } from "./kit/filters.ts";
 import { htmlText } from "./kit/html.ts";
@@ -40,17 +38,9 @@ const typeOfLibrary = (library: string) => TYPES.find((t) => LIBRARIES[t]?.inclu
 
 const [str, num] = [z.string().optional(), z.number().optional()];
 const Count = z.number().int().min(0);
-const Item = z.looseObject({
-  id: z.number(),
-  title: z.string().min(1),
-  type: z.string(),
-  source: str,
-  url: z.string(),
-  thumbnail: str,
-  license: str,
-  price: z.looseObject({ free: z.boolean().optional(), credits: num }).optional(),
-  resolutions: z.array(z.string()).optional(),
-});
+const Item = z
+  .looseObject({ id: z.number(), title: z.string().min(1), type: z.string(), source: str, url: z.string(), thumbnail: str, license: str })
+  .extend({ price: z.looseObject({ free: z.boolean().optional(), credits: num }).optional(), resolutions: z.array(z.string()).optional() });
 type Item = z.infer<typeof Item>;
 const SearchBody = z.looseObject({ total: z.number().optional(), items: z.array(Item) });
 const Library = z.looseObject({ type: z.string().min(1), label: str, count: Count, library_url: str, license: str, download_price_credits: num });

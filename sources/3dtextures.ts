@@ -6,15 +6,12 @@
  */
 
 import { z } from "zod";
-import type { Sort } from "../core/model/filters.ts";
 import { licenseById } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, latest } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { LICENSE_TERMS } from "./kit/filters.ts";
+import { LICENSE_TERMS, type Sort } from "./kit/filters.ts";
 import { htmlText, loadHtml } from "./kit/html.ts";
 import { parseList } from "./kit/list.ts";
 import { windowPages } from "./kit/page-window.ts";
@@ -30,15 +27,10 @@ const CENSUS_PER_PAGE = 100; // posts per census request: the WordPress maximum
 const asset = assetMaker(ID);
 
 const Term = z.looseObject({ name: z.string(), slug: z.string(), taxonomy: z.string() });
-const Post = z.looseObject({
-  date: z.string().optional(),
-  slug: z.string().min(1),
-  link: z.string(),
-  title: z.looseObject({ rendered: z.string() }),
-  jetpack_featured_media_url: z.string().nullish(),
-  content: z.looseObject({ rendered: z.string() }).optional(),
-  _embedded: z.looseObject({ "wp:term": z.array(z.array(z.unknown())).optional() }).optional(),
-});
+const Rendered = z.looseObject({ rendered: z.string() });
+const Post = z
+  .looseObject({ date: z.string().optional(), slug: z.string().min(1), link: z.string(), title: Rendered, jetpack_featured_media_url: z.string().nullish() })
+  .extend({ content: Rendered.optional(), _embedded: z.looseObject({ "wp:term": z.array(z.array(z.unknown())).optional() }).optional() });
 type Post = z.infer<typeof Post>;
 
 /** WordPress' `orderby=date&order=desc` (newest posts first) on sort=newest; otherwise the API's own order. */

@@ -8,17 +8,14 @@
  * Downloads go through the site's own `/get?file=<name>` links, which log the download for its statistics, as the site asks.
  */
 import { z } from "zod";
-import type { Sort } from "../core/model/filters.ts";
 import { licenseById } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
+import { type AssetDetails, type AssetFile, type AssetType, assetMaker, compact, round } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { isoDay } from "./kit/dates.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { fileNameOf } from "./kit/files.ts";
-import { LICENSE_TERMS } from "./kit/filters.ts";
+import { LICENSE_TERMS, type Sort } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
 import { cc0Site, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
 import { isHttpUrl } from "./kit/url.ts";
@@ -45,18 +42,10 @@ const TYPES: Record<string, AssetType> = {
 
 /** `attributes` such as `2K-JPG` or `LQ-1K-PNG`; `url` is the site's `/get?file=` link. */
 const Download = z.looseObject({ attributes: z.string(), extension: z.string(), url: z.string(), size: z.number().optional() });
-const V3Asset = z.looseObject({
-  id: z.string().min(1),
-  type: z.string(),
-  title: z.string(),
-  url: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  shortDescription: z.string().nullish(),
-  releaseDate: z.string().nullish(),
-  thumbnails: z.record(z.string(), z.string()).nullish(),
-  downloads: z.array(Download).nullish(),
-  downloadStatistics: z.looseObject({ total: z.number().int().min(0).optional() }).nullish(),
-});
+const V3Asset = z
+  .looseObject({ id: z.string().min(1), type: z.string(), title: z.string(), url: z.string().optional(), tags: z.array(z.string()).optional() })
+  .extend({ shortDescription: z.string().nullish(), releaseDate: z.string().nullish(), thumbnails: z.record(z.string(), z.string()).nullish() })
+  .extend({ downloads: z.array(Download).nullish(), downloadStatistics: z.looseObject({ total: z.number().int().min(0).optional() }).nullish() });
 const V3Response = z.looseObject({ totalResults: z.number(), assets: z.array(z.unknown()) });
 
 /**

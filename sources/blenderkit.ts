@@ -4,16 +4,13 @@
  * person who has it (`BLENDERKIT_API_KEY`, as a Bearer token).
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/model/filters.ts";
 import { licenseById, licenseFamily, normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, type AssetType, assetMaker, compact, type License, round } from "./kit/asset.ts";
 import { sum } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
-import { LICENSE_TERMS, mapOne } from "./kit/filters.ts";
+import { LICENSE_TERMS, mapOne, type SearchFilters, type Sort } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
 import { collectWindow } from "./kit/page-window.ts";
 
@@ -34,27 +31,11 @@ const [str, num, bool] = [z.string().nullish(), z.number().nullish(), z.boolean(
 const File = z.looseObject({ fileType: z.string(), uuid: z.string().regex(UUID), filename: str, fileUploadSize: num, isThumbnail: bool });
 type File = z.infer<typeof File>;
 
-const BkAsset = z.looseObject({
-  id: z.string(),
-  assetBaseId: z.string().regex(UUID),
-  name: z.string(),
-  displayName: str,
-  description: str,
-  assetType: z.string(),
-  category: str,
-  tags: z.array(z.string()).nullish(),
-  isFree: bool,
-  isForSale: bool,
-  basePrice: num,
-  canDownload: bool,
-  license: str,
-  created: str,
-  author: z.looseObject({ fullName: str }).nullish(),
-  files: z.array(File).nullish(),
-  dictParameters: z.looseObject({ faceCount: num, rig: bool, animated: bool }).nullish(),
-  thumbnailMiddleUrl: str,
-  thumbnailSmallUrl: str,
-});
+const BkAsset = z
+  .looseObject({ id: z.string(), assetBaseId: z.string().regex(UUID), name: z.string(), displayName: str, description: str, assetType: z.string() })
+  .extend({ category: str, tags: z.array(z.string()).nullish(), isFree: bool, isForSale: bool, basePrice: num, canDownload: bool, license: str, created: str })
+  .extend({ author: z.looseObject({ fullName: str }).nullish(), files: z.array(File).nullish(), thumbnailMiddleUrl: str, thumbnailSmallUrl: str })
+  .extend({ dictParameters: z.looseObject({ faceCount: num, rig: bool, animated: bool }).nullish() });
 type BkAsset = z.infer<typeof BkAsset>;
 
 const SearchPage = z.looseObject({ count: z.number(), next: str, results: z.array(z.unknown()) });

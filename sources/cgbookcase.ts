@@ -11,12 +11,10 @@
 
 import { z } from "zod";
 import { licenseById } from "../core/model/license.ts";
-import type { SourceQuery } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, assetMaker, compact } from "./kit/asset.ts";
 import { addedLast30Days, countBy, latest } from "./kit/census.ts";
 import { isoDay } from "./kit/dates.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { loadHtml } from "./kit/html.ts";
 import { parseList } from "./kit/list.ts";
@@ -33,14 +31,8 @@ const pageUrl = (slug: string) => `${SITE}/textures/${encodeURIComponent(slug)}`
 /** "Brick Wall 29" → "brick-wall-29", the texture's path on the site. */
 export const slugOf = slugify;
 
-const Entry = z.looseObject({
-  title: z.string().refine((t) => slugOf(t) !== ""),
-  tags: z.array(z.string()).optional(),
-  colors: z.array(z.string()).optional(),
-  categories: z.array(z.string()).optional(),
-  releasedate: z.string().optional(),
-  oneType: z.string().optional(),
-});
+const [str, strs] = [z.string().optional(), z.array(z.string()).optional()];
+const Entry = z.looseObject({ title: z.string().refine((t) => slugOf(t) !== ""), tags: strs, colors: strs, categories: strs, releasedate: str, oneType: str });
 type Entry = z.infer<typeof Entry>;
 
 function toAsset(entry: Entry, files?: AssetFile[]): Asset {

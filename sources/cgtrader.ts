@@ -7,15 +7,12 @@
  */
 import { z } from "zod";
 import type { TextResponse } from "../core/http/types.ts";
-import type { SearchFilters } from "../core/model/filters.ts";
 import { normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import { SourceError } from "../core/model/source-error.ts";
-import type { Asset, AssetDetails, License } from "../core/schemas/index.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type Asset, type AssetDetails, assetMaker, compact, type License, round } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { mapOne } from "./kit/filters.ts";
+import { mapOne, type SearchFilters } from "./kit/filters.ts";
 import { jsonLd, loadHtml, metaContent } from "./kit/html.ts";
 import { collectWindow } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
@@ -41,22 +38,13 @@ function nativeIdOf(pageUrl: string): string | undefined {
 }
 const pageUrlOf = (nativeId: string) => `${SITE}/${nativeId.split("~").join("/")}`;
 
-const Item = z.looseObject({
-  id: z.union([z.string(), z.number()]),
-  attributes: z.looseObject({
-    title: z.string(),
-    price: num,
-    description: str,
-    /** The product page, read as its native id: an item whose URL is no product page is left out. */
-    url: z.string().transform(nativeIdOf).pipe(z.string()),
-    schemaImageUrl: str,
-    primaryImage: z.looseObject({ gridUrl: str, gridFallbackUrl: str }).nullish(),
-    categoryTitle: str,
-    subcategoryTitle: str,
-    metaverseFormatsList: list({ name: str }),
-    modelInfo: z.looseObject({ types: z.looseObject({ animated: bool, rigged: bool }).nullish() }).nullish(),
-  }),
-});
+const Attributes = z
+  .looseObject({ title: z.string(), price: num, description: str, schemaImageUrl: str, categoryTitle: str, subcategoryTitle: str })
+  .extend({ metaverseFormatsList: list({ name: str }), primaryImage: z.looseObject({ gridUrl: str, gridFallbackUrl: str }).nullish() })
+  .extend({ modelInfo: z.looseObject({ types: z.looseObject({ animated: bool, rigged: bool }).nullish() }).nullish() })
+  /** The product page, read as its native id: an item whose URL is no product page is left out. */
+  .extend({ url: z.string().transform(nativeIdOf).pipe(z.string()) });
+const Item = z.looseObject({ id: z.union([z.string(), z.number()]), attributes: Attributes });
 type Item = z.infer<typeof Item>;
 const Listing = z.looseObject({ data: z.array(z.unknown()), meta: z.looseObject({ totalCount: z.number(), perPage: num }) });
 
@@ -67,13 +55,10 @@ const Props = z.looseObject({
   descriptionArea: z.looseObject({ description: str, relatedTags: list({ text: z.string() }), breadcrumbs: list({ title: z.string() }) }).nullish(),
   detailsArea: z.looseObject({ polygons: num, animated: bool, rigged: bool, publishDate: str, nativeFormats: Formats, exchangeFormats: Formats }).nullish(),
 });
-const Product = z.looseObject({
-  "@type": z.literal("Product"),
-  name: z.string(),
-  brand: z.looseObject({ name: str }).nullish(),
-  offers: z.looseObject({ price: z.union([z.string(), z.number()]).nullish(), priceCurrency: str }).nullish(),
-  image: list({ contentUrl: str, license: str }),
-});
+const Product = z
+  .looseObject({ "@type": z.literal("Product"), name: z.string(), brand: z.looseObject({ name: str }).nullish() })
+  .extend({ image: list({ contentUrl: str, license: str }) })
+  .extend({ offers: z.looseObject({ price: z.union([z.string(), z.number()]).nullish(), priceCurrency: str }).nullish() });
 
 /** The listing URL: parameters in the site's own (alphabetical) order; `fileType` a FILE_TYPES id. */
 export function listingUrl(q: string, free: boolean, page = 1, fileType?: number): string {

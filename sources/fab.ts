@@ -4,9 +4,8 @@
  * source: it is never fetched; a search answers with the same search on the site.
  */
 
-import type { SourceQuery } from "../core/model/source.ts";
-import type { AssetType } from "../core/schemas/index.ts";
-import { linkSource } from "./kit/define.ts";
+import type { AssetType } from "./kit/asset.ts";
+import { linkSource, type SourceQuery } from "./kit/define.ts";
 import { sole } from "./kit/filters.ts";
 
 const SITE = "https://www.fab.com";

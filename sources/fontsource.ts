@@ -6,11 +6,9 @@
  */
 import { z } from "zod";
 import { licenseFromSpdx } from "../core/model/license.ts";
-import type { SourceQuery } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
-import { assetMaker } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, assetMaker, type License } from "./kit/asset.ts";
 import { countBy, highest } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery } from "./kit/define.ts";
 import { type SourceIo, unlessGone } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
@@ -23,16 +21,10 @@ const FORMATS = ["woff2", "woff", "ttf"];
 const asset = assetMaker(ID);
 const pageUrl = (id: string) => `${SITE}/fonts/${encodeURIComponent(id)}`;
 
-const FontMeta = z.looseObject({
-  id: z.string().min(1),
-  family: z.string().min(1),
-  subsets: z.array(z.string()).default([]),
-  weights: z.array(z.number()).default([]),
-  styles: z.array(z.string()).default([]),
-  lastModified: z.string().optional(),
-  category: z.string().optional(),
-  type: z.string().optional(),
-});
+const [str, strs] = [z.string().optional(), z.array(z.string()).default([])];
+const FontMeta = z
+  .looseObject({ id: z.string().min(1), family: z.string().min(1), subsets: strs, weights: z.array(z.number()).default([]), styles: strs })
+  .extend({ lastModified: str, category: str, type: str });
 type FontMeta = z.infer<typeof FontMeta>;
 const Variant = z.looseObject({ url: z.record(z.string(), z.string()) });
 const FontDetail = FontMeta.extend({ defSubset: z.string().optional(), variants: z.record(z.string(), z.record(z.string(), z.record(z.string(), Variant))) });

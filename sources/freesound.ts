@@ -3,16 +3,13 @@
  * sent as `Authorization: Token <key>`, so that it never appears in a URL or an error message.
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/model/filters.ts";
 import { ccLicenseFromUrl, licenseFamily } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import { SourceError } from "../core/model/source-error.ts";
-import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type AssetDetails, type AssetFile, assetMaker, compact, round } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
-import { LICENSE_TERMS, mapAll } from "./kit/filters.ts";
+import { LICENSE_TERMS, mapAll, type SearchFilters, type Sort } from "./kit/filters.ts";
 import { htmlText } from "./kit/html.ts";
 import { collectWindow } from "./kit/page-window.ts";
 import { isHttpUrl, withWords } from "./kit/url.ts";

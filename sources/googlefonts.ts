@@ -4,12 +4,10 @@
  * licence is claimed: the API gives none (a family is under OFL, Apache 2.0 or the Ubuntu Font Licence, as its page says).
  */
 import { z } from "zod";
-import type { SourceQuery } from "../core/model/source.ts";
 import { SourceError, toSourceError } from "../core/model/source-error.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, assetMaker } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery } from "./kit/define.ts";
 import type { SourceIo } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
@@ -21,14 +19,10 @@ const API = "https://www.googleapis.com/webfonts/v1/webfonts";
 const KEY_ENV = "GOOGLE_FONTS_API_KEY";
 const asset = assetMaker(ID);
 
-const WebFont = z.looseObject({
-  family: z.string().min(1),
-  variants: z.array(z.string()).default([]),
-  subsets: z.array(z.string()).default([]),
-  lastModified: z.string().optional(),
-  files: z.record(z.string(), z.string()).default({}),
-  category: z.string().optional(),
-});
+const [str, strs] = [z.string().optional(), z.array(z.string()).default([])];
+const WebFont = z
+  .looseObject({ family: z.string().min(1), variants: strs, subsets: strs, lastModified: str, category: str })
+  .extend({ files: z.record(z.string(), z.string()).default({}) });
 type WebFont = z.infer<typeof WebFont>;
 /** `Press Start 2P` → `press-start-2p` (the nativeId). */
 export const slugOf = slugify;

@@ -7,11 +7,9 @@
  * - `/shop/hdri`: an ItemList JSON-LD with `numberOfItems` (the census: there is no recorded sitemap).
  */
 
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { type Asset, type AssetDetails, type AssetType, assetMaker, compact } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
+import { detailsPage, type SourceIo, shapeError } from "./kit/fetch.ts";
 import { NO_FILTERS } from "./kit/filters.ts";
 import { type CheerioAPI, isJsonLdType, type JsonLdNode, jsonLd, loadHtml } from "./kit/html.ts";
 import { parsePrice, priceFrom } from "./kit/price.ts";
@@ -126,9 +124,8 @@ function parseProduct(path: string, html: string): AssetDetails {
 }
 
 async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
-  if (!/^[a-z0-9][a-z0-9_-]*(~[a-z0-9][a-z0-9_-]*)+$/i.test(nativeId)) return null;
-  const page = await unlessGone(io.text(`${SITE}${pathOf(nativeId)}`));
-  return page ? parseProduct(pathOf(nativeId), page.text) : null;
+  const path = pathOf(nativeId);
+  return /^[a-z0-9][a-z0-9_-]*(~[a-z0-9][a-z0-9_-]*)+$/i.test(nativeId) ? detailsPage(io, `${SITE}${path}`, (html) => parseProduct(path, html)) : null;
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {

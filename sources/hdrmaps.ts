@@ -4,15 +4,13 @@
  * answers an array of products, their count in `X-WP-Total`. A freebie's page lists its EXR files, resolutions and sizes.
  */
 import { z } from "zod";
-import type { Sort } from "../core/model/filters.ts";
 import { normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { AssetDetails, AssetFile, Price } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type AssetDetails, type AssetFile, assetMaker, compact, type Price } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { extensionOf, fileNameOf } from "./kit/files.ts";
+import { extensionOf, fileNameOf, parseSize } from "./kit/files.ts";
+import type { Sort } from "./kit/filters.ts";
 import { htmlText, loadHtml } from "./kit/html.ts";
 import { windowPages } from "./kit/page-window.ts";
 import { httpUrl } from "./kit/url.ts";
@@ -99,13 +97,7 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   return { assets: kept.map(toAsset), ...compact({ total: answers[0]?.total }), searchUrl: searchUrl(query) };
 }
 
-/** `462.28 MB` → bytes (binary units, as WordPress writes sizes); approximate by nature. */
-function sizeBytes(raw: string | undefined): number | undefined {
-  const m = /([\d.]+)\s*(KB|MB|GB)/i.exec(raw ?? "");
-  return m ? Math.round(Number(m[1]) * 1024 ** { KB: 1, MB: 2, GB: 3 }[m[2]!.toUpperCase() as "KB" | "MB" | "GB"]) : undefined;
-}
-
-/** The EXR files of a freebie page: the resolution menu, else the download link. */
+/** The EXR files of a freebie page: the resolution menu, else the download link (sizes in binary units, as WordPress writes them). */
 export function parseFreebiePage(html: string): AssetFile[] {
   const $ = loadHtml(html);
   const files = new Map<string, AssetFile>();
@@ -115,7 +107,7 @@ export function parseFreebiePage(html: string): AssetFile[] {
     const filename = fileNameOf(url);
     const format = extensionOf(filename);
     const resolution = /(\d+)\s*k\b/i.exec(label)?.[1] ?? /_(\d+)K\./.exec(filename)?.[1];
-    if (format) files.set(url, compact({ url, filename, format, resolution: resolution && `${resolution}k`, sizeBytes: sizeBytes(size), group: "hdri" }));
+    if (format) files.set(url, compact({ url, filename, format, resolution: resolution && `${resolution}k`, sizeBytes: parseSize(size, 1024), group: "hdri" }));
   };
   const options = $("select#freebiesResolutionSelect option, select[name='resolution'] option");
   options.each((_, el) => add($(el).attr("value"), $(el).text(), $(el).attr("data-size")));

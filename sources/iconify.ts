@@ -5,11 +5,9 @@
  */
 import { z } from "zod";
 import { licenseFromSpdx } from "../core/model/license.ts";
-import type { SourceQuery } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, assetMaker, compact, type License } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { isHttpUrl, withWords } from "./kit/url.ts";
 
@@ -18,19 +16,11 @@ const SITE = "https://icon-sets.iconify.design";
 const API = "https://api.iconify.design";
 const asset = assetMaker(ID);
 
-const Info = z.looseObject({
-  name: z.string().min(1),
-  total: z.number().optional(),
-  version: z.string().optional(),
-  author: z.looseObject({ name: z.string(), url: z.string().optional() }).optional(),
-  license: z.looseObject({ title: z.string(), spdx: z.string().optional(), url: z.string().optional() }).optional(),
-  samples: z.array(z.string()).optional(),
-  height: z.union([z.number(), z.array(z.number())]).optional(),
-  category: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  palette: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-});
+const [str, strs, flag] = [z.string().optional(), z.array(z.string()).optional(), z.boolean().optional()];
+const Info = z
+  .looseObject({ name: z.string().min(1), total: z.number().optional(), version: str, category: str, tags: strs, samples: strs, palette: flag, hidden: flag })
+  .extend({ author: z.looseObject({ name: z.string(), url: str }).optional(), license: z.looseObject({ title: z.string(), spdx: str, url: str }).optional() })
+  .extend({ height: z.union([z.number(), z.array(z.number())]).optional() });
 type Info = z.infer<typeof Info>;
 const IconSet = z.looseObject({ prefix: z.string(), icons: z.record(z.string(), z.looseObject({ body: z.string(), hidden: z.boolean().optional() })) });
 

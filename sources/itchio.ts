@@ -5,11 +5,10 @@
  */
 import { z } from "zod";
 import { normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type Asset, type AssetDetails, type AssetFile, type AssetType, assetMaker, compact } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { parseSize } from "./kit/files.ts";
 import { type CheerioAPI, loadHtml, metaContent } from "./kit/html.ts";
 import { followUpPage } from "./kit/page-window.ts";
 import { parsePrice } from "./kit/price.ts";
@@ -53,14 +52,6 @@ function nativeIdOf(href: string | undefined): string | undefined {
 }
 
 const gameUrl = (nativeId: string) => `https://${nativeId.replace("~", ".itch.io/")}`; // <author>~<slug>
-
-/** Sizes as itch.io prints them ("6.1 MB", "577 kB"), decimal units; approximate by nature. */
-export function parseSize(text: string | undefined): number | undefined {
-  const m = /([\d.]+)\s*(bytes?|B|kB|KB|MB|GB|TB)\b/i.exec(text ?? "");
-  if (!m?.[2]) return undefined;
-  const power = { byte: 0, b: 0, kb: 1, mb: 2, gb: 3, tb: 4 }[m[2].toLowerCase().replace(/s$/, "")] ?? 0;
-  return Math.round(Number(m[1]) * 1000 ** power);
-}
 
 /** Every `.game_cell` of a search page or browse listing, as Assets. `fallbackType` types cards with no hint. */
 function cardsOf($: CheerioAPI, fallbackType: AssetType): Asset[] {
@@ -167,7 +158,7 @@ function uploadsOf($: CheerioAPI, pageUrl: string): AssetFile[] {
     const name = $(el).find(".upload_name .name").first();
     const filename = (name.attr("title") ?? name.text()).trim();
     const format = extensionOf(filename);
-    const sizeBytes = parseSize($(el).find(".file_size").first().text());
+    const sizeBytes = parseSize($(el).find(".file_size").first().text()); // decimal units, as itch.io prints them
     return filename ? [compact({ url: pageUrl, filename, format: format ?? "unknown", sizeBytes, group: groupOf(format), requiresAuth: true })] : [];
   });
 }

@@ -6,13 +6,12 @@
  *   `og:image`, `og:description`, the pack zip. The crawl reads every pack page: only there do tags say what a pack holds.
  */
 import { licenseById, normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetType, assetMaker, compact, uniqueWords } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { loadHtml } from "./kit/html.ts";
+import { type CensusBody, defineSource, type SourceQuery } from "./kit/define.ts";
+import { detailsPage, type SourceIo, shapeError } from "./kit/fetch.ts";
+import { sole } from "./kit/filters.ts";
+import { loadHtml, metaContent } from "./kit/html.ts";
 import { readItemPages } from "./kit/item-pages.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -29,9 +28,6 @@ const asset = assetMaker(ID);
  * (pack page keywords "Games, Software, Game assets, Assets, Gamedev"; banner "Kenney Game Assets All-in-1").
  */
 const SITE_TAGS = ["game assets"];
-
-/** Tags in order, each once whatever its case, the first spelling kept (the series "City" before a page tag "city"). */
-const uniqueTags = (tags: string[]) => tags.filter((t, i) => t && tags.findIndex((x) => x.toLowerCase() === t.toLowerCase()) === i);
 
 /** A pack's type by Kenney's category, "pack" for one we do not know yet ("UI" and "Fonts" are not used today: see typeOf). */
 const TYPES: Record<string, AssetType> = { "3d": "model", "2d": "sprite", ui: "ui", audio: "audio", fonts: "font", font: "font", textures: "texture" };
@@ -94,7 +90,7 @@ function cardToAsset(card: KenneyCard, page?: AssetDetails): Asset {
     title: card.title,
     description: page?.description,
     type: typeOf(card.category, card.title, card.series),
-    tags: uniqueTags([card.series ?? "", ...(page?.tags ?? SITE_TAGS)]),
+    tags: uniqueWords([card.series ?? "", ...(page?.tags ?? SITE_TAGS)]), // the series "City" before a page tag "city"
     categories: card.category ? [card.category] : [],
     thumbnailUrl: card.thumbnailUrl,
     license: licenseById("CC0-1.0"),
@@ -137,11 +133,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const title = $("h1").first().text().trim();
   if (!title) throw shapeError(ID, url, `pack page ${url} has no title (page changed?)`);
   /** The cell beside the row title `label` in the details table. */
-  const row = (label: string) =>
-    $("td.title")
-      .filter((_, td) => $(td).text().trim().toLowerCase() === label)
-      .first()
-      .next("td");
+  const row = (label: string) => $([...$("td.title")].find((td) => $(td).text().trim().toLowerCase() === label)).next("td");
   const category = row("category").text().trim() || undefined;
   const licenseLink = row("license").find("a").first();
   const license = normalizeLicense(licenseLink.text().trim() || row("license").text().trim(), httpUrl(licenseLink.attr("href"), SITE));
@@ -154,11 +146,11 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const details = asset(slug, {
     ...packFields(slug),
     title,
-    description: $("meta[property='og:description']").attr("content")?.trim(),
+    description: metaContent($, "og:description"),
     type: typeOf(category, title),
-    tags: uniqueTags([...Array.from(row("tags").find("a"), (a) => $(a).text().trim()), ...SITE_TAGS]),
+    tags: uniqueWords([...Array.from(row("tags").find("a"), (a) => $(a).text().trim()), ...SITE_TAGS]),
     categories: category ? [category] : [],
-    thumbnailUrl: httpUrl($("meta[property='og:image']").attr("content"), SITE),
+    thumbnailUrl: httpUrl(metaContent($, "og:image"), SITE),
     license: license ?? licenseById("CC0-1.0"),
     downloadable: files.length > 0,
     createdAt: [...$("td[title]")].flatMap((td) => isoDay($(td).attr("title")) ?? []).sort()[0],
@@ -166,11 +158,8 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   return { ...details, files };
 }
 
-async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null> {
-  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(slug)) return null;
-  const page = await unlessGone(io.text(packUrl(slug)));
-  return page ? parsePackPage(slug, page.text) : null;
-}
+const getAsset = async (slug: string, io: SourceIo) =>
+  /^[a-z0-9][a-z0-9_-]*$/i.test(slug) ? detailsPage(io, packUrl(slug), (html) => parsePackPage(slug, html)) : null;
 
 async function census(io: SourceIo): Promise<CensusBody> {
   const { cards, pages } = await listAll(io);
@@ -187,10 +176,9 @@ async function census(io: SourceIo): Promise<CensusBody> {
 
 /** The site's own search: `/assets?search=…`, narrowed to one category when exactly one is asked. */
 function searchUrl(query: SourceQuery): string {
-  const categories = [...new Set(query.types.flatMap((t) => CATEGORIES[t] ?? []))];
-  const q = query.q.trim();
-  const qs = [q && `search=${encodeURIComponent(q)}`, categories.length === 1 && `category=${encodeURIComponent(categories.join())}`].filter(Boolean).join("&");
-  return `${LISTING}${qs ? `?${qs}` : ""}`;
+  const category = sole(query.types.flatMap((t) => CATEGORIES[t] ?? []));
+  const qs = [query.q.trim() && `search=${encodeURIComponent(query.q.trim())}`, category && `category=${encodeURIComponent(category)}`].filter(Boolean);
+  return `${LISTING}${qs.length ? `?${qs.join("&")}` : ""}`;
 }
 
 export const kenney = defineSource(

@@ -5,12 +5,10 @@
  */
 import { UpstreamError } from "../core/http/types.ts";
 import { licenseFamily, normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType, License } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, type AssetType, assetMaker, compact, type License } from "./kit/asset.ts";
 import { countBy, sum } from "./kit/census.ts";
 import { monthNumber } from "./kit/dates.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { extensionOf, fileNameOf } from "./kit/files.ts";
 import { type CheerioAPI, loadHtml } from "./kit/html.ts";

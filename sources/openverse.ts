@@ -5,11 +5,9 @@
 import { z } from "zod";
 import { UpstreamError } from "../core/http/types.ts";
 import { ccLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type AssetDetails, type AssetFile, assetMaker, compact } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, unlessGone } from "./kit/fetch.ts";
 import { ccCode, LICENSE_TERMS, mapAll } from "./kit/filters.ts";
 import { collectWindow } from "./kit/page-window.ts";
@@ -31,27 +29,13 @@ const CATEGORIES = ["audiobook", "music", "news", "podcast", "pronunciation", "s
 const RENAMED_FORMATS = ["mp3", "ogg"];
 
 const [str, num] = [z.string().nullish(), z.number().nullish()];
-const AudioRecord = z.looseObject({
-  id: z.string().min(1),
-  license: z.string(),
+const AudioRecord = z
+  .looseObject({ id: z.string().min(1), license: z.string() })
   // The rest may be absent or null: the file, the credits, the classification.
-  title: str,
-  url: str,
-  filetype: str,
-  filesize: num,
-  thumbnail: str,
-  mature: z.boolean().nullish(),
-  creator: str,
-  license_version: str,
-  license_url: str,
-  attribution: str,
-  provider: str,
-  source: str,
-  category: str,
-  genres: z.array(z.string()).nullish(),
-  tags: z.array(z.looseObject({ name: z.string() })).nullish(),
-  alt_files: z.array(z.looseObject({ url: z.string(), filetype: str, filesize: num })).nullish(),
-});
+  .extend({ title: str, url: str, filetype: str, filesize: num, thumbnail: str, mature: z.boolean().nullish() })
+  .extend({ creator: str, license_version: str, license_url: str, attribution: str, provider: str, source: str })
+  .extend({ category: str, genres: z.array(z.string()).nullish(), tags: z.array(z.looseObject({ name: z.string() })).nullish() })
+  .extend({ alt_files: z.array(z.looseObject({ url: z.string(), filetype: str, filesize: num })).nullish() });
 type AudioRecord = z.infer<typeof AudioRecord>;
 const SearchPage = z.looseObject({ result_count: z.number().optional(), page_count: z.number().optional(), results: z.array(z.unknown()) });
 const StatsEntry = z.looseObject({ source_name: z.string(), display_name: z.string().optional(), source_url: z.string().optional(), media_count: z.number() });

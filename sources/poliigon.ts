@@ -4,10 +4,8 @@
  * with the same search on the site (`/search/<text>`, a section filter and the free filter).
  */
 
-import type { SourceQuery } from "../core/model/source.ts";
-import type { AssetType } from "../core/schemas/index.ts";
-import { compact } from "./kit/asset.ts";
-import { linkSource } from "./kit/define.ts";
+import { type AssetType, compact } from "./kit/asset.ts";
+import { linkSource, type SourceQuery } from "./kit/define.ts";
 import { sole } from "./kit/filters.ts";
 
 const SITE = "https://www.poliigon.com";

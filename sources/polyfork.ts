@@ -3,14 +3,11 @@
  * (no account, no key), the rest come with the Pro plan. Live, through its JSON API: `/api/assets?q=…` and `/api/assets/<id>`.
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/model/filters.ts";
 import { normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { AssetDetails, AssetFile, License } from "../core/schemas/index.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type AssetDetails, type AssetFile, assetMaker, compact, type License, round } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { mapOne } from "./kit/filters.ts";
+import { mapOne, type SearchFilters, type Sort } from "./kit/filters.ts";
 import { windowPages } from "./kit/page-window.ts";
 import { isHttpUrl, withWords } from "./kit/url.ts";
 

@@ -14,11 +14,9 @@
 import { z } from "zod";
 import { licenseById } from "../core/model/license.ts";
 import { mapRole } from "../core/model/selection.ts";
-import type { SourceQuery } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, type AssetType, assetMaker, compact, round, uniqueWords } from "./kit/asset.ts";
 import { addedLast30Days, countBy, highest, latest, sum } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { extensionOf, fileNameOf } from "./kit/files.ts";
 import { sole } from "./kit/filters.ts";
@@ -65,9 +63,6 @@ export function resolutionsFor(maxResolution: number[] | undefined): string[] | 
   return out;
 }
 
-/** Words in order, each once whatever its case (the first spelling kept). */
-const unique = (words: string[]) => words.filter((w, i) => words.findIndex((x) => x.toLowerCase() === w.toLowerCase()) === i);
-
 /**
  * Tags from `attributes`: the values of its lists (condition, material) and the names of its flags
  * set to true (aerial, backplates). Its single values grade what the categories mostly say already
@@ -86,9 +81,9 @@ function toAsset(slug: string, info: AssetInfo, kind: Kind): Asset {
     title: info.name,
     description: info.description,
     type: kind.type,
-    tags: unique([...(info.tags ?? []), ...attributeTags(info.attributes)]),
+    tags: uniqueWords([...(info.tags ?? []), ...attributeTags(info.attributes)]),
     // The category path's levels ("Chairs" under "Furniture/Seating") beside the flat categories.
-    categories: unique([...(info.categories ?? []), ...(info.category ?? "").split("/").flatMap((c) => c.trim() || [])]),
+    categories: uniqueWords([...(info.categories ?? []), ...(info.category ?? "").split("/").flatMap((c) => c.trim() || [])]),
     url: pageUrl(slug),
     thumbnailUrl: info.thumbnail_url,
     author: Object.keys(info.authors ?? {}).join(", "),

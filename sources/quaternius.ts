@@ -8,13 +8,12 @@
  *   `window.open('…')`: a Google Drive folder or an itch.io page, not a plain file (so `requiresAuth`, not downloadable).
  */
 import { normalizeLicense } from "../core/model/license.ts";
-import type { Asset, AssetDetails, AssetFile } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, assetMaker, compact } from "./kit/asset.ts";
 import { countBy } from "./kit/census.ts";
 import { monthNumber } from "./kit/dates.ts";
 import { type CensusBody, defineSource } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { type CheerioAPI, htmlText, loadHtml } from "./kit/html.ts";
+import { detailsPage, type SourceIo, shapeError } from "./kit/fetch.ts";
+import { type CheerioAPI, htmlText, loadHtml, metaContent } from "./kit/html.ts";
 import { readItemPages } from "./kit/item-pages.ts";
 import { httpUrl } from "./kit/url.ts";
 
@@ -110,12 +109,9 @@ function linkFile(slug: string, url: string): AssetFile {
 
 export function parsePackPage(slug: string, html: string): AssetDetails {
   const $ = loadHtml(html);
-  const title = ($("meta[property='og:title']").attr("content") ?? $("title").first().text()).replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
+  const title = (metaContent($, "og:title") ?? $("title").first().text()).replace(/^\s*Quaternius\s*[•·|-]\s*/, "").trim();
   if (!title || !$(".infoitem").length) throw shapeError(ID, packUrl(slug), `pack page ${packUrl(slug)} has no title or info (page changed?)`);
-  const info = (label: string) =>
-    $(".infoitem")
-      .filter((_, el) => ownText($(el)).toLowerCase() === label)
-      .first();
+  const info = (label: string) => $([...$(".infoitem")].find((el) => ownText($(el)).toLowerCase() === label));
   const animatedIcon = info("animated").find(".text-right img").attr("src") ?? "";
   const formats = [...info("formats").find(".tags")].flatMap((t) => $(t).text().trim().toLowerCase() || []);
   const licenseLink = info("license").find("a").first();
@@ -129,9 +125,9 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   const details = asset(slug, {
     ...packFields(slug),
     title,
-    description: htmlText($("meta[name='description']").attr("content") ?? ""),
+    description: htmlText(metaContent($, "description") ?? ""),
     tags: [...SITE_TAGS],
-    thumbnailUrl: httpUrl($("meta[property='og:image']").attr("content"), HOME),
+    thumbnailUrl: httpUrl(metaContent($, "og:image"), HOME),
     license: normalizeLicense(licenseLink.text().trim() || undefined, httpUrl(licenseLink.attr("href"), HOME)),
     formats: [...new Set(formats)],
     animated: /check/.test(animatedIcon) ? true : /xmark/.test(animatedIcon) ? false : undefined,
@@ -140,11 +136,7 @@ export function parsePackPage(slug: string, html: string): AssetDetails {
   return { ...details, files };
 }
 
-async function getAsset(slug: string, io: SourceIo): Promise<AssetDetails | null> {
-  if (!SLUG.test(slug)) return null;
-  const page = await unlessGone(io.text(packUrl(slug)));
-  return page ? parsePackPage(slug, page.text) : null;
-}
+const getAsset = async (slug: string, io: SourceIo) => (SLUG.test(slug) ? detailsPage(io, packUrl(slug), (html) => parsePackPage(slug, html)) : null);
 
 async function census(io: SourceIo): Promise<CensusBody> {
   const cards = await listPacks(io);

@@ -5,14 +5,11 @@
  */
 
 import { z } from "zod";
-import type { Sort } from "../core/model/filters.ts";
 import { licenseById, normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetType } from "../core/schemas/index.ts";
-import { assetMaker } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type Asset, type AssetDetails, type AssetType, assetMaker } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
-import { LICENSE_TERMS } from "./kit/filters.ts";
+import { LICENSE_TERMS, type Sort } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
 import { windowPages } from "./kit/page-window.ts";
 import { cc0Site, keepAsked, kResolution, sortResolutions, typeFilter } from "./kit/texture-sites.ts";
@@ -25,27 +22,17 @@ const asset = assetMaker(ID);
 /** ShareTextures' item types (`itemType.slug`) and ours. */
 const TYPES: Record<string, AssetType> = { textures: "texture", atlases: "texture", models: "model", products: "pack" };
 
+const str = z.string().nullish();
 const Ref = z.looseObject({ name: z.string().optional(), slug: z.string() });
-const Item = z.looseObject({
-  title: z.string().min(1),
-  slug: z.string().min(1),
-  itemType: Ref.nullish(),
-  category: Ref.nullish(),
-  publishDate: z.string().nullish(),
-  downloadCount: z.number().nullish(),
-  previewImage1: z.looseObject({ originalObjectKey: z.string().nullish(), thumbObjectKey: z.string().nullish() }).nullish(),
-  tagDetails: z.array(Ref).nullish(),
-  isEarlyAccess: z.boolean().nullish(),
-});
-const Name = z.looseObject({ firstName: z.string().nullish(), lastName: z.string().nullish() });
-const Detail = Item.extend({
-  tags: z.array(z.looseObject({ text: z.string().optional(), slug: z.string() })).nullish(),
-  description: z.string().nullish(),
-  metaDescription: z.string().nullish(),
-  authors: z.array(z.looseObject({ author: z.looseObject({ name: Name.nullish(), username: z.string().nullish() }).nullish() })).nullish(),
-  downloadLinks: z.array(z.looseObject({ title: z.string().nullish(), value: z.string().nullish() })).nullish(),
-  text1Licence: z.string().nullish(),
-});
+const Item = z
+  .looseObject({ title: z.string().min(1), slug: z.string().min(1), itemType: Ref.nullish(), category: Ref.nullish(), tagDetails: z.array(Ref).nullish() })
+  .extend({ publishDate: str, downloadCount: z.number().nullish(), isEarlyAccess: z.boolean().nullish() })
+  .extend({ previewImage1: z.looseObject({ originalObjectKey: str, thumbObjectKey: str }).nullish() });
+const Name = z.looseObject({ firstName: str, lastName: str });
+const Detail = Item.extend({ description: str, metaDescription: str, text1Licence: str })
+  .extend({ tags: z.array(z.looseObject({ text: z.string().optional(), slug: z.string() })).nullish() })
+  .extend({ authors: z.array(z.looseObject({ author: z.looseObject({ name: Name.nullish(), username: str }).nullish() })).nullish() })
+  .extend({ downloadLinks: z.array(z.looseObject({ title: str, value: str })).nullish() });
 const Facets = z.looseObject({ tags: z.array(z.looseObject({ slug: z.string().nullish() })).nullish() });
 const Pagination = z.looseObject({ totalCount: z.number().optional() });
 const Data = z.looseObject({ items: z.array(z.unknown()), pagination: Pagination.nullish(), facets: Facets.nullish() });

@@ -4,16 +4,13 @@
  * no asset is `downloadable` and the only file listed is a `requiresAuth` link to the model's page: never a made-up file URL.
  */
 import { z } from "zod";
-import type { SearchFilters, Sort } from "../core/model/filters.ts";
 import { licenseById, licenseFamily, normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails } from "../core/schemas/index.ts";
 import { fold } from "../core/text/words.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, assetMaker, compact, round } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, unlessGone } from "./kit/fetch.ts";
-import { LICENSE_TERMS, mapOne } from "./kit/filters.ts";
+import { LICENSE_TERMS, mapOne, type SearchFilters, type Sort } from "./kit/filters.ts";
 import { parseList } from "./kit/list.ts";
 
 const API = "https://api.sketchfab.com/v3";
@@ -27,25 +24,12 @@ const ARCHIVE_FORMATS = new Set(["gltf", "glb", "usdz"]); // archives Sketchfab 
 const UID = /^[0-9a-f]{32}$/i;
 const [str, num] = [z.string().nullish(), z.number().nullish()];
 
-const Model = z.looseObject({
-  uid: z.string().regex(UID),
-  name: z.string(),
-  viewerUrl: str,
-  description: str,
-  tags: z.array(z.looseObject({ name: z.string() })).nullish(),
-  categories: z.array(z.looseObject({ name: z.string(), slug: str })).nullish(),
-  thumbnails: z.looseObject({ images: z.array(z.looseObject({ url: z.string(), width: num })) }).nullish(),
-  user: z.looseObject({ username: str, displayName: str }).nullish(),
-  license: z.looseObject({ label: str, slug: str, url: str }).nullish(),
-  isDownloadable: z.boolean().nullish(),
-  publishedAt: str,
-  createdAt: str,
-  price: num,
-  likeCount: num,
-  faceCount: num,
-  animationCount: num,
-  archives: z.record(z.string(), z.looseObject({ size: num }).nullish()).nullish(),
-});
+const Model = z
+  .looseObject({ uid: z.string().regex(UID), name: z.string(), viewerUrl: str, description: str, publishedAt: str, createdAt: str, price: num, likeCount: num })
+  .extend({ tags: z.array(z.looseObject({ name: z.string() })).nullish(), categories: z.array(z.looseObject({ name: z.string(), slug: str })).nullish() })
+  .extend({ thumbnails: z.looseObject({ images: z.array(z.looseObject({ url: z.string(), width: num })) }).nullish(), faceCount: num, animationCount: num })
+  .extend({ user: z.looseObject({ username: str, displayName: str }).nullish(), license: z.looseObject({ label: str, slug: str, url: str }).nullish() })
+  .extend({ isDownloadable: z.boolean().nullish(), archives: z.record(z.string(), z.looseObject({ size: num }).nullish()).nullish() });
 type Model = z.infer<typeof Model>;
 /** `totalCount` is in no recorded answer; read in case the API adds a total. */
 const SearchPage = z.looseObject({ results: z.array(z.unknown()), next: z.string().nullish(), totalCount: z.number().optional() });

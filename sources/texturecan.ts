@@ -6,14 +6,12 @@
  * and `tex1:*` meta tags and `a.download` zip links. Native ids: `591` for `/details/591/`, `model-547` for `/models/details/547/`.
  */
 import { licenseById, normalizeLicense } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { Asset, AssetDetails, AssetFile, AssetType } from "../core/schemas/index.ts";
-import { assetMaker, compact } from "./kit/asset.ts";
+import { type Asset, type AssetDetails, type AssetFile, type AssetType, assetMaker, compact } from "./kit/asset.ts";
 import { isoDay } from "./kit/dates.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { extensionOf, fileNameOf } from "./kit/files.ts";
-import { type CheerioAPI, htmlText, loadHtml } from "./kit/html.ts";
+import { type CheerioAPI, htmlText, loadHtml, metaContent } from "./kit/html.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { cc0Site, keepAsked, kResolution, pixelsToK, typeFilter } from "./kit/texture-sites.ts";
 import { httpUrl } from "./kit/url.ts";
@@ -92,21 +90,17 @@ async function search(query: SourceQuery, io: SourceIo): Promise<SourceSearchRes
   return { ...keepAsked(all, query, first.pageCount === 1 ? pageSize : undefined), searchUrl: searchUrl(query) };
 }
 
-const meta = ($: CheerioAPI, key: string) => $(`meta[property="${key}"], meta[name="${key}"]`).first().attr("content")?.trim() || undefined;
-
 /** The `a.download` links of a details page, as direct zip files (Substance archives without a resolution). */
 function filesOf($: CheerioAPI, pageResolution: string | undefined): AssetFile[] {
-  return $("a.download[href]")
-    .get()
-    .flatMap((el) => {
-      const url = new URL($(el).attr("href") ?? "", SITE);
-      const label = $(el).text().trim();
-      const filename = fileNameOf(url);
-      const substance = /sbsar/i.test(label) || /_sbsar_/i.test(filename);
-      const format = extensionOf(filename) ?? "zip";
-      const resolution = substance ? undefined : (kResolution(label) ?? pageResolution);
-      return filename ? [compact({ url: url.href, filename, format, resolution, group: substance ? "sbsar" : "archive" })] : [];
-    });
+  return [...$("a.download[href]")].flatMap((el) => {
+    const url = new URL($(el).attr("href") ?? "", SITE);
+    const label = $(el).text().trim();
+    const filename = fileNameOf(url);
+    const substance = /sbsar/i.test(label) || /_sbsar_/i.test(filename);
+    const format = extensionOf(filename) ?? "zip";
+    const resolution = substance ? undefined : (kResolution(label) ?? pageResolution);
+    return filename ? [compact({ url: url.href, filename, format, resolution, group: substance ? "sbsar" : "archive" })] : [];
+  });
 }
 
 async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | null> {
@@ -114,26 +108,26 @@ async function getAsset(nativeId: string, io: SourceIo): Promise<AssetDetails | 
   const page = target && (await unlessGone(io.text(target.url)));
   if (!target || !page) return null;
   const $ = loadHtml(page.text);
-  const title = meta($, "og:title") ?? meta($, "tex1:name");
+  const title = metaContent($, "og:title") ?? metaContent($, "tex1:name");
   if (!title) throw shapeError(ID, target.url, "details page has no og:title or tex1:name");
-  const description = meta($, "og:description");
-  const files = filesOf($, pixelsToK(Number(meta($, "tex1:resolution"))));
-  const category = $("#rightDetails h3 a").first().text().trim() || categoryOfCode(/\(([^()]*)\)\s*$/.exec(meta($, "tex1:name") ?? "")?.[1] ?? "");
+  const description = metaContent($, "og:description");
+  const files = filesOf($, pixelsToK(Number(metaContent($, "tex1:resolution"))));
+  const category = $("#rightDetails h3 a").first().text().trim() || categoryOfCode(/\(([^()]*)\)\s*$/.exec(metaContent($, "tex1:name") ?? "")?.[1] ?? "");
   const formats = [...files.map((f) => f.format), ...(files.some((f) => f.group === "sbsar") ? ["sbsar"] : [])];
   return {
     ...asset(nativeId, {
       ...target,
       title,
       description,
-      tags: (meta($, "tex1:tags") ?? "").split(",").flatMap((t) => t.trim() || []),
+      tags: (metaContent($, "tex1:tags") ?? "").split(",").flatMap((t) => t.trim() || []),
       categories: category && [category],
-      thumbnailUrl: httpUrl(meta($, "og:image") ?? meta($, "tex1:preview-image"), SITE),
-      license: normalizeLicense(meta($, "tex1:license")) ?? licenseById("CC0-1.0"),
+      thumbnailUrl: httpUrl(metaContent($, "og:image") ?? metaContent($, "tex1:preview-image"), SITE),
+      license: normalizeLicense(metaContent($, "tex1:license")) ?? licenseById("CC0-1.0"),
       formats: formats.length ? [...new Set(formats)] : ["zip"],
       resolutions: [...new Set(files.flatMap((f) => f.resolution ?? []))],
       polyCount: target.type === "model" && description ? trisOf(description) : undefined,
       downloadable: files.length > 0,
-      createdAt: isoDay(meta($, "tex1:release-date")),
+      createdAt: isoDay(metaContent($, "tex1:release-date")),
     }),
     files,
   };

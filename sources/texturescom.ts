@@ -5,10 +5,8 @@
  * are what public scrapers of this endpoint use. No detail and no count were recorded: no getAsset, no census.
  */
 import { z } from "zod";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
-import type { AssetType } from "../core/schemas/index.ts";
-import { assetMaker } from "./kit/asset.ts";
-import { defineSource } from "./kit/define.ts";
+import { type AssetType, assetMaker } from "./kit/asset.ts";
+import { defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import type { SourceIo } from "./kit/fetch.ts";
 import { leadingPages, pageWindow } from "./kit/page-window.ts";
 import { pixelsToK, typeFilter } from "./kit/texture-sites.ts";

@@ -3,16 +3,13 @@
  * sent as `Authorization: Bearer <token>` (never in a URL). Files download through `download_url`, which needs the token too.
  */
 import { z } from "zod";
-import type { SearchFilters } from "../core/model/filters.ts";
 import { licenseById, licenseFamily } from "../core/model/license.ts";
-import type { SourceQuery, SourceSearchResult } from "../core/model/source.ts";
 import { SourceError } from "../core/model/source-error.ts";
-import type { AssetDetails, License } from "../core/schemas/index.ts";
-import { assetMaker, compact, round } from "./kit/asset.ts";
-import { type CensusBody, defineSource } from "./kit/define.ts";
+import { type AssetDetails, assetMaker, compact, type License, round } from "./kit/asset.ts";
+import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
-import { mapOne } from "./kit/filters.ts";
+import { mapOne, type SearchFilters } from "./kit/filters.ts";
 import { collectWindow } from "./kit/page-window.ts";
 import { isHttpUrl } from "./kit/url.ts";
 
@@ -24,15 +21,9 @@ const PAGE_SIZE = 30;
 const asset = assetMaker(ID);
 
 const [str, flag] = [z.string().nullish(), z.union([z.boolean(), z.number()]).optional()];
-const Summary = z.looseObject({
-  id: z.number().int(),
-  name: z.string(),
-  public_url: z.string().optional(),
-  thumbnail: str,
-  is_private: flag,
-  is_published: flag,
-  creator: z.looseObject({ name: z.string().optional() }).nullish(),
-});
+const Summary = z
+  .looseObject({ id: z.number().int(), name: z.string(), public_url: z.string().optional(), thumbnail: str, is_private: flag, is_published: flag })
+  .extend({ creator: z.looseObject({ name: z.string().optional() }).nullish() });
 type Summary = z.infer<typeof Summary>;
 const Image = z.looseObject({ sizes: z.array(z.looseObject({ type: z.string(), size: z.string(), url: z.string() })).optional() });
 const Thing = Summary.extend({ description: str, added: str, license: str, default_image: Image.nullish() });

@@ -3,8 +3,7 @@
  * free models. The site blocks bots, so this is a link-only source: never fetched; a search
  * answers with the same search on the site (`/Search/3D-Models[/free]/<keywords-joined-by-hyphens>`).
  */
-import type { SourceQuery } from "../core/model/source.ts";
-import { linkSource } from "./kit/define.ts";
+import { linkSource, type SourceQuery } from "./kit/define.ts";
 
 const SITE = "https://www.turbosquid.com";
 

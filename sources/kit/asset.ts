@@ -2,6 +2,9 @@
 import type { Asset } from "../../core/schemas/index.ts";
 import { httpUrl } from "./url.ts";
 
+/** The record types an adapter builds. */
+export type { Asset, AssetDetails, AssetFile, AssetType, License, Price } from "../../core/schemas/index.ts";
+
 type Absent = undefined | null | "";
 
 /** The record without its absent fields: undefined, null, empty strings and empty lists. */
@@ -33,3 +36,6 @@ export function assetMaker(source: string): (nativeId: string, fields: AssetFiel
 
 /** A count or size as a whole number; undefined when the upstream gives none. */
 export const round = (n: number | null | undefined) => (n != null ? Math.round(n) : undefined);
+
+/** Words in order, each once whatever its case (the first spelling kept), empty ones left out. */
+export const uniqueWords = (words: readonly string[]) => words.filter((w, i) => w && words.findIndex((x) => x.toLowerCase() === w.toLowerCase()) === i);

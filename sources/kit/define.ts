@@ -11,6 +11,9 @@ import type { SourceCensus } from "../../core/schemas/index.ts";
 import { type SourceIo, sourceIo } from "./fetch.ts";
 import { NO_FILTERS } from "./filters.ts";
 
+/** The contract's types an adapter's functions are written against. */
+export type { SourceQuery, SourceSearchResult } from "../../core/model/source.ts";
+
 /** A census as an adapter counts it; the header, the unit and (for a source of one type) the count by type come from the source's facts. */
 export type CensusBody = Omit<SourceCensus, "id" | "name" | "homepage" | "countedAt" | "unit" | "byType"> & Partial<Pick<SourceCensus, "byType">>;
 

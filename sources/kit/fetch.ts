@@ -75,6 +75,12 @@ export async function unlessGone<T>(request: Promise<T>): Promise<T | undefined>
   return (await unlessAnyGone(request))?.[0];
 }
 
+/** An asset's details from its page, read by `parse`; null when the site says the page is gone. */
+export async function detailsPage<T>(io: SourceIo, url: string, parse: (html: string) => T): Promise<T | null> {
+  const page = await unlessGone(io.text(url));
+  return page ? parse(page.text) : null;
+}
+
 /**
  * The answers of requests made together for one asset, or undefined when any says the asset is
  * gone (whichever finishes first); any other failure is thrown.

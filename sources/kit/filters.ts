@@ -7,6 +7,9 @@
 import type { FilterKey, SourceFiltering } from "../../core/model/filters.ts";
 import { licenseFamily } from "../../core/model/license.ts";
 
+/** The search's filters and sort, as a source reads them from its query. */
+export type { SearchFilters, Sort } from "../../core/model/filters.ts";
+
 /** The site takes no filter or order and its listings carry nothing a filter reads: a search asking for one skips the source. */
 export const NO_FILTERS: SourceFiltering = { upstream: [], listed: [] };
 
