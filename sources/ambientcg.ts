@@ -145,10 +145,7 @@ function csvType(rows: CsvRow[]): AssetType {
 /** "PavingStones014" → "Paving Stones"; "DaySkyHDRI071B" → "Day Sky HDRI"; "3DApple002" → "3D Apple". */
 function csvCategory(assetId: string): string {
   const prefix = /^(.*?)\d+[A-Z]?$/.exec(assetId)?.[1] || assetId;
-  return prefix
-    .replace(/(?<=.)([A-Z])(?=[a-z])/g, " $1")
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .trim();
+  return prefix.replace(/(?<=.)(?=[A-Z][a-z])|(?<=[a-z])(?=[A-Z])/g, " ").trim();
 }
 
 async function census(io: SourceIo): Promise<CensusBody> {

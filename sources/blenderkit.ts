@@ -7,6 +7,7 @@ import { z } from "zod";
 import { licenseById, licenseFamily, normalizeLicense } from "../core/model/license.ts";
 import { type Asset, type AssetDetails, type AssetFile, type AssetType, assetMaker, compact, type License, round } from "./kit/asset.ts";
 import { sum } from "./kit/census.ts";
+import { isoTime } from "./kit/dates.ts";
 import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
@@ -111,7 +112,7 @@ function toAsset(a: BkAsset): Asset {
     rigged: a.dictParameters?.rig,
     // canDownload is computed for the caller: anonymous (or the configured key's plan).
     downloadable: a.canDownload === true && files.length > 0,
-    createdAt: a.created && !Number.isNaN(Date.parse(a.created)) ? new Date(a.created).toISOString() : undefined,
+    createdAt: isoTime(a.created),
   });
 }
 

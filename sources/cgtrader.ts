@@ -11,7 +11,7 @@ import { normalizeLicense } from "../core/model/license.ts";
 import { SourceError } from "../core/model/source-error.ts";
 import { type Asset, type AssetDetails, assetMaker, compact, type License, round } from "./kit/asset.ts";
 import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
-import { type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { parseJson, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { mapOne, type SearchFilters } from "./kit/filters.ts";
 import { jsonLd, loadHtml, metaContent } from "./kit/html.ts";
 import { collectWindow } from "./kit/page-window.ts";
@@ -89,14 +89,6 @@ async function fetchPage(url: string, accept: string, io: SourceIo): Promise<Tex
   if (isChallenge(res)) throw blocked(res.status);
   return res;
 }
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
 
 async function listing(url: string, io: SourceIo): Promise<{ items: Item[]; total: number }> {
   const body = parseJson((await fetchPage(url, "application/json", io)).text);

@@ -11,11 +11,7 @@ import { sole } from "./kit/filters.ts";
 const SITE = "https://www.fab.com";
 
 /** Fab's `listing_types` filter for the asked types, when they all name one of its kinds. */
-const LISTING_TYPES: Partial<Record<AssetType, string>> = {
-  model: "3d-model",
-  material: "material",
-  texture: "material",
-};
+const LISTING_TYPES: Partial<Record<AssetType, string>> = { model: "3d-model", material: "material", texture: "material" };
 
 function searchUrl(query: SourceQuery): string {
   const params = new URLSearchParams();

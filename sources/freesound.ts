@@ -4,10 +4,9 @@
  */
 import { z } from "zod";
 import { ccLicenseFromUrl, licenseFamily } from "../core/model/license.ts";
-import { SourceError } from "../core/model/source-error.ts";
 import { type AssetDetails, type AssetFile, assetMaker, compact, round } from "./kit/asset.ts";
 import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
-import { expectShape, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
+import { expectShape, requiredKey, type SourceIo, shapeError, unlessGone } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
 import { LICENSE_TERMS, mapAll, type SearchFilters, type Sort } from "./kit/filters.ts";
 import { htmlText } from "./kit/html.ts";
@@ -62,11 +61,7 @@ const Sound = z.looseObject({
 });
 const SearchPage = z.looseObject({ count: z.number().optional(), results: z.array(z.unknown()) });
 
-function auth(io: SourceIo) {
-  const key = io.config.keys.FREESOUND_API_KEY;
-  if (!key) throw new SourceError(ID, "config", "FREESOUND_API_KEY is not set (every Freesound API request needs a key)");
-  return { authorization: `Token ${key}` };
-}
+const auth = (io: SourceIo) => ({ authorization: `Token ${requiredKey(io, "FREESOUND_API_KEY", "every Freesound API request needs a key")}` });
 
 export const parseSound = (raw: unknown, where: string) => expectShape(ID, where, Sound, raw, `${where} is not a sound`);
 

@@ -8,7 +8,7 @@ import { SourceError, toSourceError } from "../core/model/source-error.ts";
 import { type Asset, type AssetDetails, type AssetFile, assetMaker } from "./kit/asset.ts";
 import { countBy, highest, sum } from "./kit/census.ts";
 import { type CensusBody, defineSource, type SourceQuery } from "./kit/define.ts";
-import type { SourceIo } from "./kit/fetch.ts";
+import { requiredKey, type SourceIo } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
 import { fontStyleTags } from "./kit/font-styles.ts";
 import { isHttpUrl, slugify } from "./kit/url.ts";
@@ -33,8 +33,7 @@ const httpsUrl = (url: string) => url.replace(/^http:\/\/fonts\.gstatic\.com\//,
 
 /** Every family; the key is blanked out of any failure's message and URL (errors end up in published census data). */
 async function list(io: SourceIo): Promise<WebFont[]> {
-  const key = io.config.keys[KEY_ENV];
-  if (!key) throw new SourceError(ID, "config", `${KEY_ENV} is not set (the Google Fonts API needs a key)`);
+  const key = requiredKey(io, KEY_ENV, "the Google Fonts API needs a key");
   const hide = (s: string) => s.split(encodeURIComponent(key)).join("<key>");
   const { items } = await io.get(`${API}?key=${encodeURIComponent(key)}`, z.looseObject({ items: z.array(WebFont) })).catch((err: unknown) => {
     const { kind, message, url, status } = toSourceError(ID, err);

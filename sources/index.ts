@@ -60,6 +60,4 @@ export const SOURCES: readonly Source[] = [
   turbosquid,
 ];
 
-export function findSource(id: string, sources: readonly Source[] = SOURCES): Source | undefined {
-  return sources.find((s) => s.id === id);
-}
+export const findSource = (id: string, sources: readonly Source[] = SOURCES): Source | undefined => sources.find((s) => s.id === id);

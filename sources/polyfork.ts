@@ -16,8 +16,7 @@ const SITE = "https://polyfork.dev";
 const API = `${SITE}/api/assets`;
 const asset = assetMaker(ID);
 
-const text = z.string().optional();
-const flag = z.boolean().optional();
+const [text, flag] = [z.string().optional(), z.boolean().optional()];
 const Download = z.looseObject({ glb: text, mjs: text, auth: text });
 const Conversions = z.record(z.string(), z.looseObject({ url: z.string() }));
 const Item = z

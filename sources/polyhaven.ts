@@ -55,12 +55,8 @@ const pageUrl = (slug: string) => `${SITE}/a/${encodeURIComponent(slug)}`;
 
 /** `1k` up to the largest power of two not above the longest side, in thousands: 8192 → 1k…8k, 16384×8192 → 1k…16k. */
 export function resolutionsFor(maxResolution: number[] | undefined): string[] | undefined {
-  const longest = Math.max(0, ...(maxResolution ?? []));
-  const maxK = Math.round(longest / 1024);
-  if (maxK < 1) return undefined;
-  const out: string[] = [];
-  for (let k = 1; k <= maxK; k *= 2) out.push(`${k}k`);
-  return out;
+  const maxK = Math.round(Math.max(0, ...(maxResolution ?? [])) / 1024);
+  return maxK < 1 ? undefined : Array.from({ length: Math.floor(Math.log2(maxK)) + 1 }, (_, i) => `${2 ** i}k`);
 }
 
 /**
@@ -108,9 +104,7 @@ async function list(kind: Kind, io: SourceIo): Promise<Array<[string, AssetInfo]
 }
 
 /** The three listings (HDRIs, textures, models), asked concurrently. */
-function listAll(io: SourceIo) {
-  return Promise.all(KINDS.map(async (kind) => ({ kind, entries: await list(kind, io) })));
-}
+const listAll = (io: SourceIo) => Promise.all(KINDS.map(async (kind) => ({ kind, entries: await list(kind, io) })));
 
 const isLeaf = (node: unknown): node is FileLeaf => Boolean(node) && typeof node === "object" && typeof (node as FileLeaf).url === "string";
 

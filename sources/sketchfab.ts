@@ -8,6 +8,7 @@ import { licenseById, licenseFamily, normalizeLicense } from "../core/model/lice
 import { fold } from "../core/text/words.ts";
 import { type Asset, type AssetDetails, assetMaker, compact, round } from "./kit/asset.ts";
 import { highest } from "./kit/census.ts";
+import { isoTime } from "./kit/dates.ts";
 import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
 import { expectShape, type SourceIo, unlessGone } from "./kit/fetch.ts";
 import { LICENSE_TERMS, mapOne, type SearchFilters, type Sort } from "./kit/filters.ts";
@@ -43,10 +44,7 @@ const modelPage = (m: Pick<Model, "uid" | "viewerUrl">) =>
 const headers = ({ config }: SourceIo) => (config.keys[KEY_ENV] ? { authorization: `Token ${config.keys[KEY_ENV]}` } : undefined);
 
 /** The Data API's own timestamps have no zone; they are UTC. */
-function isoTime(raw: string | null | undefined): string | undefined {
-  const date = raw ? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(raw) ? raw : `${raw}Z`) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
-}
+const utcTime = (raw: string | null | undefined) => isoTime(raw && !/[zZ]|[+-]\d\d:?\d\d$/.test(raw) ? `${raw}Z` : raw);
 
 /** The smallest image at least 400 wide, else the largest. */
 function thumbnail(m: Model): string | undefined {
@@ -76,7 +74,7 @@ function toAsset(m: Model, categoryNames: Map<string, string>): Asset {
     polyCount: round(m.faceCount),
     animated: m.animationCount != null ? m.animationCount > 0 : undefined,
     downloadable: false,
-    createdAt: isoTime(m.publishedAt ?? m.createdAt),
+    createdAt: utcTime(m.publishedAt ?? m.createdAt),
   });
 }
 
@@ -93,17 +91,8 @@ async function categoryNames(io: SourceIo): Promise<Map<string, string>> {
 
 /** The Data API search for downloadable CC0 models; `cursor` is the offset; `narrow` holds the filter parameters (after license, before count). */
 export function searchApiUrl(q: string, count: number, offset: number, sort?: string, narrow: Record<string, string | undefined> = {}): string {
-  const params = {
-    type: "models",
-    q: q.trim(),
-    license: "cc0",
-    downloadable: "true",
-    ...narrow,
-    sort_by: sort,
-    count: `${count}`,
-    cursor: offset > 0 ? `${offset}` : "",
-  };
-  return `${API}/search?${new URLSearchParams(compact(params))}`;
+  const params = { type: "models", q: q.trim(), license: "cc0", downloadable: "true", ...narrow, sort_by: sort, count: `${count}` };
+  return `${API}/search?${new URLSearchParams(compact({ ...params, cursor: offset > 0 ? `${offset}` : "" }))}`;
 }
 
 /** Every model here is CC0 (commercial use, no attribution): a search asking for anything else has no match. */

@@ -17,9 +17,7 @@ const API = `${SITE}/api/v1/texture/search`;
 const MAX_EXTRA_PAGES = 3; // at most, for one search: a deep offset costs one request per page
 const asset = assetMaker(ID);
 
-const text = z.string().nullish();
-const count = z.number().nullish();
-const flag = z.boolean().nullish();
+const [text, count, flag] = [z.string().nullish(), z.number().nullish(), z.boolean().nullish()];
 const contentFlags = { isSeamless: flag, contentTypeAi: flag, contentTypeScan: flag, contentTypeSubstance: flag, hasFreeSample: flag };
 const PhotoSet = z.looseObject({ id: z.number(), slug: z.looseObject({ title: text }).nullish(), titleThumbnail: text, holderName: text, ...contentFlags });
 const Item = z

@@ -4,10 +4,9 @@
  */
 import { z } from "zod";
 import { licenseById, licenseFamily } from "../core/model/license.ts";
-import { SourceError } from "../core/model/source-error.ts";
 import { type AssetDetails, assetMaker, compact, type License, round } from "./kit/asset.ts";
 import { type CensusBody, defineSource, type SourceQuery, type SourceSearchResult } from "./kit/define.ts";
-import { expectShape, type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
+import { expectShape, requiredKey, type SourceIo, shapeError, unlessAnyGone } from "./kit/fetch.ts";
 import { extensionOf } from "./kit/files.ts";
 import { mapOne, type SearchFilters } from "./kit/filters.ts";
 import { collectWindow } from "./kit/page-window.ts";
@@ -30,11 +29,7 @@ const Thing = Summary.extend({ description: str, added: str, license: str, defau
 const FileEntry = z.looseObject({ id: z.number().int(), name: z.string(), size: z.number().nullish(), download_url: z.string() });
 const List = z.union([z.array(z.unknown()), z.looseObject({ hits: z.array(z.unknown()) })]);
 
-function get(url: string, io: SourceIo): Promise<unknown> {
-  const token = io.config.keys[KEY_ENV];
-  if (!token) throw new SourceError(ID, "config", `${KEY_ENV} is not set (the Thingiverse API needs an app token)`);
-  return io.json(url, { authorization: `Bearer ${token}` });
-}
+const get = (url: string, io: SourceIo) => io.json(url, { authorization: `Bearer ${requiredKey(io, KEY_ENV, "the Thingiverse API needs an app token")}` });
 
 /** Thingiverse's licence names: it does not say which CC version it means, so no SPDX id is claimed (but for CC0, which has one). */
 export function thingLicense(raw: string | null | undefined): License | undefined {

@@ -33,11 +33,7 @@ export function latest<T>(items: readonly T[], date: (item: T) => number, now: D
 }
 
 /** Sum of `value` over the items. */
-export const sum = <T>(items: Iterable<T>, value: (item: T) => number): number => {
-  let total = 0;
-  for (const item of items) total += value(item);
-  return total;
-};
+export const sum = <T>(items: Iterable<T>, value: (item: T) => number): number => [...items].reduce((total, item) => total + value(item), 0);
 
 /** How many of the dates (ISO text, ms or Date) fall in the 30 days up to `now`, not after it. */
 export function addedLast30Days(now: Date, dates: Iterable<string | number | Date | null | undefined>): number {

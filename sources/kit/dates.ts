@@ -6,6 +6,12 @@ export function isoDay(text: string | null | undefined): string | undefined {
   return Number.isNaN(day.getTime()) ? undefined : day.toISOString();
 }
 
+/** A date and time JavaScript can read, in ISO form (UTC); undefined for any other text. */
+export function isoTime(text: string | null | undefined): string | undefined {
+  const time = new Date(text ?? "");
+  return text && !Number.isNaN(time.getTime()) ? time.toISOString() : undefined;
+}
+
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 
 /** An English month name, in any case, as its two-digit number (`April` → `04`); undefined for any other word. */

@@ -57,14 +57,13 @@ export function defineSource<I extends Impl>(meta: Contract.SourceMeta, impl: I)
   } as Defined<I>;
 }
 
+type LinkMeta = Pick<Contract.SourceMeta, "id" | "name" | "homepage" | "description" | "assetTypes" | "pricing">;
+
 /**
  * A link-only source: the site blocks bots, so it is never fetched and nothing of it is downloadable; a search
  * answers with the same search on the site. No search-page parameter for a licence, format or order was found
  * documented on any of them: filters cannot be passed on.
  */
-export function linkSource(
-  meta: Pick<Contract.SourceMeta, "id" | "name" | "homepage" | "description" | "assetTypes" | "pricing">,
-  searchUrl: (query: Contract.SourceQuery) => string,
-) {
+export function linkSource(meta: LinkMeta, searchUrl: (query: Contract.SourceQuery) => string) {
   return defineSource({ ...meta, access: "link", supportsDownload: false, unit: "assets", filtering: NO_FILTERS }, { mode: "link", searchUrl });
 }

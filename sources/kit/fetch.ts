@@ -21,16 +21,30 @@ export interface SourceIo extends SourceContext {
   get<S extends z.ZodType>(url: string, schema: S, headers?: Headers): Promise<z.infer<S>>;
 }
 
+/** The key in the environment variable `env`; when it is not set, a `config` error saying why the source needs it. */
+export function requiredKey(io: SourceIo, env: string, why: string): string {
+  const key = io.config.keys[env];
+  if (!key) throw new SourceError(io.source, "config", `${env} is not set (${why})`);
+  return key;
+}
+
+/** The value of a JSON text; undefined when the text is no JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The context of one call into `source`, as a SourceIo. */
 export function sourceIo(source: string, ctx: SourceContext): SourceIo {
   const text = (url: string, headers: Headers = {}, options: { cache?: boolean } = {}) => ctx.http.getText(url, { signal: ctx.signal, headers, ...options });
   const jsonWithHeaders = async <T>(url: string, headers: Headers = {}) => {
     const res = await text(url, { accept: "application/json", ...headers });
-    try {
-      return { body: JSON.parse(res.text) as T, headers: res.headers };
-    } catch {
-      throw new SourceError(source, "shape", `${url} did not answer JSON`, url, { status: res.status });
-    }
+    const body = parseJson(res.text);
+    if (body === undefined) throw new SourceError(source, "shape", `${url} did not answer JSON`, url, { status: res.status });
+    return { body: body as T, headers: res.headers };
   };
   const json = async <T>(url: string, headers?: Headers) => (await jsonWithHeaders<T>(url, headers)).body;
   return {

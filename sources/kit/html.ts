@@ -1,6 +1,8 @@
 import { createRequire } from "node:module";
 import type * as Cheerio from "cheerio";
 
+import { parseJson } from "./fetch.ts";
+
 export type { CheerioAPI } from "cheerio";
 
 /**
@@ -35,12 +37,9 @@ function nodesOf(value: unknown): JsonLdNode[] {
 /** The JSON-LD nodes of a page, in page order; a block that is not JSON is left out after `invalid` (which may throw) is told. */
 export function jsonLd($: Cheerio.CheerioAPI, invalid: () => void = () => {}): JsonLdNode[] {
   return Array.from($("script[type='application/ld+json']"), (script) => {
-    try {
-      return nodesOf(JSON.parse($(script).text()));
-    } catch {
-      invalid();
-      return [];
-    }
+    const value = parseJson($(script).text());
+    if (value === undefined) invalid();
+    return nodesOf(value);
   }).flat();
 }
 
