@@ -21,9 +21,12 @@ const [str, num] = [z.string().optional(), z.number().optional()];
 const Named = z.looseObject({ slug: str, title: z.string() });
 const Item = z
   .looseObject({ slug: z.string().regex(SLUG), title: z.string().min(1), summary: str, description: str, url: str, cdnUrl: str, thumbnailUrl: str })
-  .extend({ publishedAt: str })
-  .extend({ downloads: z.number().int().min(0).optional(), aiGenerated: z.boolean().optional(), category: Named.nullish(), tags: z.array(Named).optional() })
-  .extend({ license: z.looseObject({ name: str, url: str }).nullish(), contributor: z.looseObject({ username: str, name: str }).nullish() })
+  .extend({ publishedAt: str, downloads: z.number().int().min(0).optional(), aiGenerated: z.boolean().optional(), category: Named.nullish() })
+  .extend({
+    tags: z.array(Named).optional(),
+    license: z.looseObject({ name: str, url: str }).nullish(),
+    contributor: z.looseObject({ username: str, name: str }).nullish(),
+  })
   .extend({ stats: z.looseObject({ fileSize: num, triangles: num, animations: z.array(z.unknown()).optional() }).nullish() });
 type Item = z.infer<typeof Item>;
 const Listing = z.looseObject({ data: z.array(z.unknown()), total: z.number().optional() });

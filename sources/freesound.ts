@@ -27,6 +27,7 @@ const ORIGINAL_TYPES = ["wav", "aiff", "m4a", "flac"];
 /** The API's `sort` options for our data sorts: newest added first, most downloaded first. */
 const SORTS: Partial<Record<Sort, string>> = { newest: "created_desc", popular: "downloads_desc" };
 const FILTERS = [...LICENSE_TERMS, "author", "format", "newest", "popular"] as const;
+const extOf = (url: string) => extensionOf(new URL(url).pathname);
 
 const quoted = (s: string) => `"${s.replace(/["\\]/g, "\\$&")}"`;
 /** A Solr filter on `field` matching any of the values. */
@@ -67,9 +68,7 @@ export const parseSound = (raw: unknown, where: string) => expectShape(ID, where
 
 /** One sound as an Asset. Works with the default search fields too (no url, previews or images). */
 export function soundToAsset(s: z.infer<typeof Sound>) {
-  const previewFormats = Object.entries(s.previews ?? {}).flatMap(([k, url]) =>
-    /^preview-/.test(k) && isHttpUrl(url) ? [extensionOf(new URL(url).pathname)] : [],
-  );
+  const previewFormats = Object.entries(s.previews ?? {}).flatMap(([k, url]) => (/^preview-/.test(k) && isHttpUrl(url) ? [extOf(url)] : []));
   return asset(String(s.id), {
     title: s.name,
     description: s.description && htmlText(s.description),
@@ -93,7 +92,7 @@ export function soundFiles(s: z.infer<typeof Sound>): AssetFile[] {
   const previews = PREVIEWS.flatMap((key) => {
     const url = s.previews?.[key];
     if (!isHttpUrl(url)) return [];
-    const format = extensionOf(new URL(url).pathname) ?? key.slice(key.lastIndexOf("-") + 1);
+    const format = extOf(url) ?? key.slice(key.lastIndexOf("-") + 1);
     return [{ url, filename: new URL(url).pathname.split("/").pop() || `${s.id}-${key}.${format}`, format, group: "audio" }];
   });
   if (!isHttpUrl(s.download)) return previews;

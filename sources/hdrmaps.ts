@@ -13,6 +13,7 @@ import { extensionOf, fileNameOf, parseSize } from "./kit/files.ts";
 import type { Sort } from "./kit/filters.ts";
 import { htmlText, loadHtml } from "./kit/html.ts";
 import { windowPages } from "./kit/page-window.ts";
+import { priceFrom } from "./kit/price.ts";
 import { httpUrl } from "./kit/url.ts";
 
 const ID = "hdrmaps";
@@ -48,7 +49,7 @@ function resolutionOf(p: Product): string | undefined {
 function priceOf({ prices }: Product): Price | undefined {
   if (prices?.price === undefined || !/^\d+$/.test(prices.price)) return undefined;
   const amount = Number(prices.price) / 10 ** (prices.currency_minor_unit ?? 2);
-  return amount === 0 ? { free: true } : compact({ free: false, amount, currency: prices.currency_code });
+  return priceFrom(amount, prices.currency_code);
 }
 
 const isFreebie = (p: Product) => priceOf(p)?.free === true || (p.categories ?? []).some((c) => c.id === FREEBIES.id || c.slug === FREEBIES.slug);

@@ -2,7 +2,7 @@
  * `defineSource(meta, impl)`: a source from its facts and its functions. The functions receive a
  * SourceIo (fetches bound to the call's signal), every error leaving them becomes a SourceError
  * that names the source once, and the census gets its header (id, name, homepage, countedAt) and
- * what the facts already say (the unit; the licence, for a source of one licence).
+ * what the facts already say (the unit; the type or the licence of a source of one type or licence).
  */
 
 import type * as Contract from "../../core/model/source.ts";

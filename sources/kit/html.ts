@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import type * as Cheerio from "cheerio";
-
 import { parseJson } from "./fetch.ts";
 
 export type { CheerioAPI } from "cheerio";
