@@ -15,12 +15,15 @@ export interface RedisDaemon {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server and resolves once it accepts connections; rejects with its log otherwise. */
-export async function startRedis(): Promise<RedisDaemon> {
+/**
+ * Starts redis-server and resolves once it accepts connections; rejects with its log otherwise.
+ * `port` starts it again where a stopped one listened, so its clients reconnect (test/soak/).
+ */
+export async function startRedis(options: { port?: number } = {}): Promise<RedisDaemon> {
   if (!existsSync(BIN)) {
     throw new Error(`${BIN} is missing: run sh test/setup/install-packages.sh (npm test runs it first), or set REDIS_SERVER_BIN to a redis-server binary`);
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(BIN, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
