@@ -86,6 +86,11 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
     why: "deadline of one asset's details from its source, wherever they are asked (asset, files, download, credits, MCP): past it, a 504",
   },
   { name: "SEARCH_CONCURRENCY", default: "8", why: "live sources asked at once by one search" },
+  {
+    name: "LOG_LEVEL",
+    default: "info",
+    why: "least severe log line written to stderr: fatal, error, warn, info (one line per request), debug, trace, or silent for none",
+  },
   { name: "METRICS_PORT", default: "", why: "port of the separate Prometheus /metrics listener; unset = no listener" },
   { name: "PROMETHEUS_URL", default: "", why: "read usage windows from this Prometheus; unset = count in process" },
   {
@@ -195,6 +200,17 @@ function dataPollSeconds(env: Env): number {
   return seconds;
 }
 
+/** The levels of the server's logger (server/log.ts), most severe first; `silent` writes nothing. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevel(env: Env): LogLevel {
+  const raw = read(env, "LOG_LEVEL");
+  const level = LOG_LEVELS.find((l) => l === raw.trim().toLowerCase());
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${raw}': set one of them (unset = info)`);
+  return level;
+}
+
 /** Node refuses a headers timeout longer than the request timeout; say so in the variables' names. */
 function serverTimeouts(env: Env): { serverHeadersTimeoutMs: number; serverRequestTimeoutMs: number } {
   const serverHeadersTimeoutMs = int(env, "SERVER_HEADERS_TIMEOUT_MS");
@@ -242,6 +258,7 @@ export interface Config {
   searchDeadlineMs: number;
   detailsDeadlineMs: number;
   searchConcurrency: number;
+  logLevel: LogLevel;
   metricsPort: number | undefined;
   prometheusUrl: string | undefined;
   /** A running server the command line's `get` asks instead of the library in process (no trailing slash). */
@@ -286,6 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchDeadlineMs: int(env, "SEARCH_DEADLINE_MS"),
     detailsDeadlineMs: int(env, "DETAILS_DEADLINE_MS"),
     searchConcurrency: Math.max(1, int(env, "SEARCH_CONCURRENCY")),
+    logLevel: logLevel(env),
     metricsPort: opt("METRICS_PORT") ? port(env, "METRICS_PORT") : undefined,
     prometheusUrl: opt("PROMETHEUS_URL")?.replace(/\/+$/, ""),
     serverUrl: opt("ASSET_SEARCH_URL")?.replace(/\/+$/, ""),

@@ -1,22 +1,35 @@
 import { H3, type H3Event } from "h3";
 import type { AppDeps } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
+import { noLog } from "./log.ts";
 import { requireApiKey } from "./middleware/auth.ts";
 import { compressJson } from "./middleware/compress.ts";
 import { cors } from "./middleware/cors.ts";
 import { allowedHosts, requireHostHeader, requireKnownHost } from "./middleware/host.ts";
 import { createRateLimit } from "./middleware/rate-limit.ts";
+import { requestLog } from "./middleware/request-log.ts";
 import { API, type Handler, PAGE, type Route, type Rules } from "./routes/route.ts";
 import { ROUTES } from "./routes/table.ts";
 import { ThumbnailUrls } from "./service/thumbnail-urls.ts";
 import { httpMetrics } from "./stats/hooks.ts";
 
-/** A route's meta: its rules, or, for a catch-all shared by several routes, the rules of the one a path picks. */
-type Meta = Rules & { rulesFor?: (pathname: string) => Rules };
+/**
+ * A route's meta: its rules and path template, or, for a catch-all shared by several routes, the
+ * route a path picks (whose rules and template apply; without one, the catch-all's rules).
+ */
+type Meta = Rules & { template?: string; pick?: (pathname: string) => Route | undefined };
+
+const metaOf = (event: H3Event): Meta => (event.context.matchedRoute?.meta ?? {}) as Meta;
 
 const rulesOf = (event: H3Event): Rules => {
-  const meta = (event.context.matchedRoute?.meta ?? {}) as Meta;
-  return meta.rulesFor?.(event.url.pathname) ?? meta;
+  const meta = metaOf(event);
+  return meta.pick?.(event.url.pathname)?.rules ?? meta;
+};
+
+/** The route template a request log line names (never the path itself, which holds asset ids); `unmatched` off the table. */
+const routeOf = (event: H3Event): string => {
+  const meta = metaOf(event);
+  return (meta.pick ? meta.pick(event.url.pathname)?.path : meta.template) ?? "unmatched";
 };
 
 /** Methods besides GET that get an answer of their own; HEAD is left to h3, which answers it with the GET route. */
@@ -29,10 +42,12 @@ export function createApp(given: AppDeps): H3 {
   const rateLimit = createRateLimit(config.rateLimitPerMinute, config.trustProxyHops, deps.rateLimiters);
   const hosts = allowedHosts(config);
 
+  const log = deps.log ?? noLog;
   // silent: h3 would log every thrown 4xx; errorResponse logs the unexpected ones itself.
-  const app = new H3({ silent: true, onError: (error, event) => errorResponse(error, event) });
+  const app = new H3({ silent: true, onError: (error, event) => errorResponse(error, event, log) });
 
-  app.use(httpMetrics(deps.usage.metrics)); // first, so 401s and 429s are counted too
+  app.use(requestLog(log, routeOf)); // first, so every answer carries its id and its line covers all the rest
+  app.use(httpMetrics(deps.usage.metrics)); // before the rules, so 401s and 429s are counted too
   app.use(compressJson);
 
   app.use((event, next) => {
@@ -83,7 +98,7 @@ function registerRoutes(app: H3, deps: AppDeps): void {
     const match = byEnding(prefix, endings);
     // The first route's method stands for the routes that share its catch-all (all GET).
     const first = endings[0]!.route;
-    const meta: Meta = { ...first.rules, rulesFor: (pathname) => match(pathname)?.route.rules ?? first.rules };
+    const meta: Meta = { ...first.rules, pick: (pathname) => match(pathname)?.route };
     register(
       app,
       first,
@@ -147,7 +162,7 @@ function byEnding(prefix: string, endings: Ending[]): (pathname: string) => (End
  * A GET route, and for a documented one (the API's; the page is not) a 405 for the other methods
  * under the same rules; a POST route refuses every other method itself.
  */
-function register(app: H3, route: Route, path: string, handle: (event: H3Event) => unknown, meta: Meta = route.rules): void {
+function register(app: H3, route: Route, path: string, handle: (event: H3Event) => unknown, meta: Meta = { ...route.rules, template: route.path }): void {
   const options = { meta };
   if (route.method === "POST") {
     const { refuse } = route;

@@ -5,6 +5,7 @@ import type { Source } from "../core/model/source.ts";
 import type { Published } from "../core/publication/published.ts";
 import type { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import type { DataFollower } from "./data/follow.ts";
+import type { Logger } from "./log.ts";
 import type { Quota } from "./middleware/rate-limit.ts";
 import type { ThumbnailUrls } from "./service/thumbnail-urls.ts";
 import type { Usage } from "./stats/usage.ts";
@@ -24,6 +25,8 @@ export interface AppDeps {
   rateLimiters?: Partial<Record<Quota, RateLimiterAbstract>>;
   /** What GET /ready asks besides the data, set by startServer: whether the server is draining, and Redis's connection (undefined = no Redis). */
   lifecycle?: { draining(): boolean; redis(): "up" | "down" | undefined };
+  /** The server's logger (server/log.ts), set by createDeps: one line per request and per event; without it nothing is logged. */
+  log?: Logger;
   /** The thumbnail URLs of recent search results, for GET /v1/assets/{id}/thumbnail; createApp makes one when absent. */
   thumbnailUrls?: ThumbnailUrls;
 }

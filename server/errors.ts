@@ -2,6 +2,8 @@ import { type H3Event, HTTPResponse } from "h3";
 import { UpstreamError } from "../core/http/types.ts";
 import { SourceError, type SourceErrorKind, sourceErrorKind } from "../core/model/source-error.ts";
 import type { ErrorBody } from "../core/schemas/index.ts";
+import type { Logger } from "./log.ts";
+import { requestIdOf } from "./middleware/request-log.ts";
 
 /** An error the API answers with its own status and an `{ error }` body. */
 export class ApiError extends Error {
@@ -16,12 +18,13 @@ export class ApiError extends Error {
 }
 
 /**
- * Turns any thrown value into the contract's JSON error response; never leaks a stack. The error's
+ * Turns any thrown value into the contract's JSON error response; never leaks a stack, which goes
+ * to `log` with the request's id when the error is none the API expects. The error's
  * own headers and content type go over those staged before it was thrown (the rate limit's, CORS),
  * and h3 writes the body with its length straight to the Node response (a web Response would be
  * streamed to it in chunks).
  */
-export function errorResponse(error: unknown, event: H3Event): HTTPResponse {
+export function errorResponse(error: unknown, event: H3Event, log: Logger): HTTPResponse {
   const cause = (error as { cause?: unknown }).cause;
   const err = cause instanceof ApiError || cause instanceof UpstreamError ? cause : error;
   let status = 500;
@@ -41,7 +44,10 @@ export function errorResponse(error: unknown, event: H3Event): HTTPResponse {
     const message = (err as Error).message;
     body = { error: status === 404 ? `no route for ${event.req.method} ${event.url.pathname}` : message || `HTTP ${status}` };
   }
-  if (status >= 500 && !(err instanceof UpstreamError) && !(err instanceof ApiError)) console.error(err);
+  if (status >= 500 && !(err instanceof UpstreamError) && !(err instanceof ApiError)) {
+    // h3 wraps what a handler threw: the thrown error is what the operator needs.
+    log.error({ event: "error", requestId: requestIdOf(event), err: cause instanceof Error ? cause : err }, `unexpected error: answered ${status}`);
+  }
   const staged = event.res.headers;
   staged.set("content-type", "application/json; charset=utf-8");
   for (const [k, v] of Object.entries(headers)) staged.set(k, v);

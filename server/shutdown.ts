@@ -5,6 +5,7 @@
  * then close the rest (metrics listener, Redis).
  */
 import type { Server } from "node:http";
+import type { Logger } from "./log.ts";
 
 export interface Shutdown {
   /** Starts the shutdown (once; later calls return the same promise); settles when everything is closed. */
@@ -34,7 +35,7 @@ function closed(server: Server): Promise<void> {
  * The shutdown of `server`, then `afterwards` (what else to close). Call it before the server takes
  * requests, so that responses already in flight are seen.
  */
-export function gracefulShutdown(server: Server, options: { graceMs: number; afterwards: () => Promise<void> }): Shutdown {
+export function gracefulShutdown(server: Server, options: { graceMs: number; afterwards: () => Promise<void>; log: Logger }): Shutdown {
   let done: Promise<void> | undefined;
   let cut: string | undefined;
   const cutNow = (when: string) => {
@@ -47,7 +48,7 @@ export function gracefulShutdown(server: Server, options: { graceMs: number; aft
       const timer = setTimeout(() => cutNow(`after ${options.graceMs} ms`), options.graceMs);
       await closed(server);
       clearTimeout(timer);
-      if (cut) console.error(`shutdown: requests still running ${cut} were cut`);
+      if (cut) options.log.warn({ event: "shutdown_cut" }, `shutdown: requests still running ${cut} were cut`);
       await options.afterwards();
     })());
   return Object.assign(shutdown, { force: () => cutNow("at a second signal") });
@@ -57,7 +58,7 @@ export function gracefulShutdown(server: Server, options: { graceMs: number; aft
  * SIGTERM or SIGINT starts the shutdown and exits 0 once it is done (a stop asked for is not a
  * failure); a second signal cuts the connections still open at once.
  */
-export function exitOnSignal(shutdown: Shutdown): void {
+export function exitOnSignal(shutdown: Shutdown, log: Logger): void {
   let started = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (started) {
@@ -65,9 +66,9 @@ export function exitOnSignal(shutdown: Shutdown): void {
       return;
     }
     started = true;
-    console.error(`${signal}: not accepting connections; requests in flight may finish (a second ${signal} cuts them)`);
+    log.info({ event: "shutdown", signal }, `${signal}: not accepting connections; requests in flight may finish (a second ${signal} cuts them)`);
     shutdown()
-      .catch((err: unknown) => console.error("shutdown:", err))
+      .catch((err: unknown) => log.error({ event: "error", err }, "shutdown failed"))
       .finally(() => process.exit(0));
   };
   process.on("SIGTERM", onSignal);

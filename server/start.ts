@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type H3, serve } from "h3";
 import { type Config, ConfigError, loadConfig } from "../core/config.ts";
 import { createRuntime } from "../core/model/runtime.ts";
@@ -12,7 +13,9 @@ import type { AppDeps } from "./context.ts";
 import { dirSource, watchDir } from "./data/dir-source.ts";
 import { followData } from "./data/follow.ts";
 import { urlSource } from "./data/url-source.ts";
+import { createLogger, type Logger } from "./log.ts";
 import { createRedisLimiter } from "./middleware/rate-limit.ts";
+import { CountedResponse } from "./middleware/request-log.ts";
 import { exitOnSignal, gracefulShutdown, type Shutdown } from "./shutdown.ts";
 import { type MetricsServer, startMetricsServer } from "./stats/metrics.ts";
 import { createUsage } from "./stats/usage.ts";
@@ -20,9 +23,10 @@ import { createUsage } from "./stats/usage.ts";
 /**
  * What the server, `asset-search mcp` and `asset-search search` share: the config, one runtime
  * (answered from ASSET_SERVER_REPLAY's recordings when set), every source and the published `data/`,
- * with what follows its publication (DATA_URL or DATA_DIR; started by startServer only).
+ * with what follows its publication (DATA_URL or DATA_DIR; started by startServer only), and the
+ * logger (server/log.ts, at LOG_LEVEL on stderr unless given).
  */
-export function createDeps(config: Config = loadConfig()): AppDeps {
+export function createDeps(config: Config = loadConfig(), log: Logger = createLogger(config.logLevel)): AppDeps {
   const runtime = createRuntime(config);
   // The pointer is read before the set, so that a switch between the two reads is seen by the next check.
   const set = currentSet(config.dataDir);
@@ -38,12 +42,13 @@ export function createDeps(config: Config = loadConfig()): AppDeps {
     origin: { source: "dir", ...(set ? { set } : {}) },
     loaded: hasPublication(dataDir),
     source: dataUrl ? urlSource(dataUrl, config) : dirSource(dataDir, set),
-    ...(dataUrl ? { url: dataUrl } : { watch: (onChange: () => void) => watchDir(dataDir, onChange) }),
+    ...(dataUrl ? { url: dataUrl } : { watch: (onChange: () => void) => watchDir(dataDir, onChange, log) }),
     pollSeconds: config.dataPollSeconds,
     now: runtime.now,
     metrics: usage.metrics,
+    log,
   });
-  return { runtime, sources: SOURCES, published, data, breakers: new BreakerRegistry(), usage };
+  return { runtime, sources: SOURCES, published, data, breakers: new BreakerRegistry(), usage, log };
 }
 
 /** DATA_DIR's set, or the error that says which folder failed and what to do. */
@@ -89,21 +94,40 @@ export function describeDeps(deps: AppDeps): string {
   );
 }
 
+/** The start line's fields: where the server listens, and the data set it serves (as a data swap names it, server/data/follow.ts). */
+function startFields(deps: AppDeps, port: number): Record<string, unknown> {
+  const { host } = deps.runtime.config;
+  const { index } = deps.published;
+  const data = deps.data?.status();
+  return {
+    event: "start",
+    host,
+    port,
+    ...(data?.set ? { set: data.set } : {}),
+    ...(data?.url ? { url: data.url } : {}),
+    assets: index.documentCount,
+    builtAt: index.builtAt,
+    sources: deps.sources.length,
+  };
+}
+
 /**
- * Starts the HTTP server (`npm start`, `asset-search serve`); logs to stderr. With REDIS_URL the
- * rate limit is kept in Redis, whose connection closes when the server does. With `signals` (the
- * default), SIGTERM/SIGINT run `shutdown` and exit 0: requests in flight get SHUTDOWN_GRACE_MS.
+ * Starts the HTTP server (`npm start`, `asset-search serve`); logs to stderr (server/log.ts), or to
+ * `log` when given (tests). With REDIS_URL the rate limit is kept in Redis, whose connection closes
+ * when the server does. With `signals` (the default), SIGTERM/SIGINT run `shutdown` and exit 0:
+ * requests in flight get SHUTDOWN_GRACE_MS.
  */
 export async function startServer(
   config: Config = loadConfig(),
-  options: { signals?: boolean } = {},
+  options: { signals?: boolean; log?: Logger } = {},
 ): Promise<{ app: H3; server: ReturnType<typeof serve>; deps: AppDeps; shutdown: Shutdown }> {
   // Without DATA_URL nothing would ever fill an empty DATA_DIR's place: refused before anything opens.
   if (!config.dataUrl && !hasPublication(config.dataDir)) throw noDataError(config.dataDir);
-  const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute) : undefined;
+  const log = options.log ?? createLogger(config.logLevel);
+  const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute, log) : undefined;
   let draining = false;
   const deps: AppDeps = {
-    ...createDeps(config),
+    ...createDeps(config, log),
     ...(redis ? { rateLimiters: redis.limiters } : {}),
     lifecycle: { draining: () => draining, redis: () => redis?.state() },
   };
@@ -115,12 +139,13 @@ export async function startServer(
       await Promise.all([redis?.close(), deps.data.stop()]);
       throw new ConfigError(`${why}, and DATA_POLL_SECONDS=0 never asks again: fix DATA_URL, or set DATA_POLL_SECONDS to check again`);
     }
-    console.error(`data: ${why}; starting empty: /ready answers 503 until it is loaded`);
+    log.warn({ event: "data_empty" }, `data: ${why}; starting empty: /ready answers 503 until it is loaded`);
   }
   const app = createApp(deps);
   // srvx's own signal handling is off: it cuts requests after a fixed 5 s and ignores the metrics listener.
   // A request without Host reaches the app, which answers it in JSON (server/middleware/host.ts).
-  const nodeOptions = { ...requestTimeouts(config), requireHostHeader: false };
+  // Its responses count the bytes they write, for the request log (server/middleware/request-log.ts).
+  const nodeOptions = { ...requestTimeouts(config), requireHostHeader: false, ServerResponse: CountedResponse };
   const server = serve(app, { port: config.port, hostname: config.host, silent: true, gracefulShutdown: false, node: nodeOptions });
   const node = server.node!.server as HttpServer;
   node.on("clientError", onClientError(config));
@@ -129,6 +154,7 @@ export async function startServer(
   let metrics: MetricsServer | undefined;
   const drain = gracefulShutdown(node, {
     graceMs: config.shutdownGraceMs,
+    log,
     afterwards: async () => {
       await Promise.all([metrics?.close(), redis?.close(), deps.data?.stop()]);
     },
@@ -146,18 +172,19 @@ export async function startServer(
     if (config.metricsPort !== undefined) {
       // Prometheus /metrics on its own port only, never on the public app.
       const { metricsPort } = config;
-      const listening = await startMetricsServer(deps.usage.metrics, { port: metricsPort, host: config.host }).catch((err: unknown) =>
+      const listening = await startMetricsServer(deps.usage.metrics, { port: metricsPort, host: config.host, log }).catch((err: unknown) =>
         Promise.reject(listenError(err, "METRICS_PORT", metricsPort, config.host)),
       );
       metrics = listening;
-      console.error(`metrics on http://${config.host}:${listening.port}/metrics`);
+      log.info({ event: "metrics", port: listening.port }, `metrics on http://${config.host}:${listening.port}/metrics`);
     }
   } catch (err) {
     await Promise.all([new Promise((resolve) => node.close(resolve)), redis?.close(), deps.data?.stop()]);
     throw err;
   }
   deps.data?.start();
-  if (options.signals ?? true) exitOnSignal(shutdown);
-  console.error(`asset-search listening on http://${config.host}:${config.port} — ${describeDeps(deps)}`);
+  if (options.signals ?? true) exitOnSignal(shutdown, log);
+  const { port } = node.address() as AddressInfo; // PORT=0 takes any free port
+  log.info(startFields(deps, port), `asset-search listening on http://${config.host}:${port} — ${describeDeps(deps)}`);
   return { app, server, deps, shutdown };
 }

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { testApp } from "./helpers/app.ts";
 
 const ORIGIN = "http://app.example";
-const EXPOSED = "RateLimit,RateLimit-Policy,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Retry-After,Content-Disposition";
-const ALLOWED_HEADERS = "authorization,x-api-key,content-type,accept,mcp-protocol-version,x-asset-search-client";
+const EXPOSED = "RateLimit,RateLimit-Policy,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Retry-After,Content-Disposition,X-Request-ID";
+const ALLOWED_HEADERS = "authorization,x-api-key,content-type,accept,mcp-protocol-version,x-asset-search-client,x-request-id";
 
 const preflight = (method: string, headers = "x-api-key") => ({
   method: "OPTIONS",

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { fromBufferPromise } from "yauzl";
 import { createHttpClient } from "../core/http/client.ts";
 import type { HttpClient } from "../core/http/types.ts";
@@ -16,11 +16,11 @@ import { DOWNLOAD_FAILURE_REASONS, METRIC, Metrics } from "../server/stats/metri
 import { createUsage } from "../server/stats/usage.ts";
 import { listen } from "./helpers/app.ts";
 import { fakeSource } from "./helpers/fake-source.ts";
+import { capturedLog } from "./helpers/log-lines.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  vi.restoreAllMocks();
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
 
@@ -41,7 +41,7 @@ async function upstream(handler: RequestListener): Promise<{ base: string; asked
 
 /**
  * The whole app on a real socket, with one source `loop` whose asset `loop:lamp` is `file`; its
- * downloads go through a client allowed to reach the loopback upstream.
+ * downloads go through a client allowed to reach the loopback upstream. `lines` are its log's.
  */
 async function serveAsset(file: AssetFile) {
   const runtime = replayRuntime({ env: { RATE_LIMIT_PER_MINUTE: "0" } });
@@ -61,10 +61,11 @@ async function serveAsset(file: AssetFile) {
   const source: Source = { ...fakeSource("loop"), getAsset: async (id) => (id === "lamp" ? details : null) };
   const usage = createUsage({ sources: [source.id], downloadSources: [source.id] });
   const published = { index: AssetIndex.empty(), catalog: undefined, history: { points: [] } };
-  const app = createApp({ runtime: { ...runtime, http }, sources: [source], published, breakers: new BreakerRegistry(), usage });
+  const { log, lines } = capturedLog();
+  const app = createApp({ runtime: { ...runtime, http }, sources: [source], published, breakers: new BreakerRegistry(), usage, log });
   const server = await listen(app);
   stops.push(server.close);
-  return { url: `${server.url}/v1/assets/loop:lamp/download`, metrics: usage.metrics };
+  return { url: `${server.url}/v1/assets/loop:lamp/download`, metrics: usage.metrics, lines };
 }
 
 /** The download-failure counter of `provider` by reason, read from the metrics registry. */
@@ -95,13 +96,12 @@ describe("a zip cut short", () => {
       if (req.url === "/scene.gltf") res.end('{"asset":{"version":"2.0"}}');
       else res.writeHead(500).end("upstream broke");
     });
-    const { url, metrics } = await serveAsset({
+    const { url, metrics, lines } = await serveAsset({
       url: `${base}/scene.gltf`,
       filename: "scene.gltf",
       format: "gltf",
       includes: [{ path: "scene.bin", url: `${base}/scene.bin` }],
     });
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
 
     const res = await get(`${url}?resolution=2k`, { "user-agent": "SecretAgent/1.0", "x-forwarded-for": "203.0.113.7" });
 
@@ -109,8 +109,22 @@ describe("a zip cut short", () => {
     expect(res.complete).toBe(false);
     await expect(fromBufferPromise(res.body)).rejects.toThrow();
     expect(asked).toEqual(["/scene.gltf", "/scene.bin"]);
-    // The exact line: no address, user agent or query of the client (nor the upstream URL).
-    expect(log.mock.calls).toEqual([['download: zip cut short asset="loop:lamp" file="loop-lamp/scene.bin" reason=upstream_http status=500']]);
+    // The exact line: no address, user agent or query of the client (nor the upstream URL); the request's id.
+    expect(lines()).toEqual([
+      {
+        level: "warn",
+        time: expect.any(String),
+        pid: process.pid,
+        hostname: expect.any(String),
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        event: "download_failed",
+        asset: "loop:lamp",
+        file: "loop-lamp/scene.bin",
+        reason: "upstream_http",
+        upstreamStatus: 500,
+        msg: "download: zip cut short",
+      },
+    ]);
     expect(await failures(metrics, "loop")).toEqual({ ...zeroes(), upstream_http: 1 });
   });
 
@@ -124,13 +138,12 @@ describe("a zip cut short", () => {
       const timer = setInterval(() => res.writableNeedDrain || res.write(chunk), 5);
       res.on("close", () => clearInterval(timer));
     });
-    const { url, metrics } = await serveAsset({
+    const { url, metrics, lines } = await serveAsset({
       url: `${base}/model.glb`,
       filename: "model.glb",
       format: "glb",
       includes: [{ path: "texture.jpg", url: `${base}/texture.jpg` }],
     });
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
 
     const abortedAt = await new Promise<number>((resolve, reject) => {
       const req = request(url, (res) => {
@@ -153,7 +166,7 @@ describe("a zip cut short", () => {
     expect(closedAt! - abortedAt).toBeLessThanOrEqual(1000);
     expect(asked).toEqual(["/model.glb"]);
     expect(await failures(metrics, "loop")).toEqual({ ...zeroes(), client_gone: 1 });
-    expect(log).not.toHaveBeenCalled();
+    expect(lines()).toEqual([]);
   });
 
   it("an upstream body that goes idle past the client's body timeout counts as timeout", async () => {
@@ -167,15 +180,28 @@ describe("a zip cut short", () => {
     });
     const http = { stream: async (url: string) => ({ url, status: 200, headers: {}, body }) } as unknown as HttpClient;
     const metrics = new Metrics({ downloadSources: ["example"] });
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { log, lines } = capturedLog();
     const out = streamZip(
       { assetId: "example:asset", provider: "example", folder: "example-asset", entries: [{ path: "a.bin", url: "https://files.example.com/a.bin" }] },
       "credits",
-      { http, maxBytes: 1024, metrics },
+      { http, maxBytes: 1024, metrics, log },
     );
     out.resume();
     await new Promise((resolve) => out.on("error", resolve));
-    expect(log.mock.calls).toEqual([['download: zip cut short asset="example:asset" file="example-asset/a.bin" reason=timeout code=UND_ERR_BODY_TIMEOUT']]);
+    expect(lines()).toEqual([
+      {
+        level: "warn",
+        time: expect.any(String),
+        pid: process.pid,
+        hostname: expect.any(String),
+        event: "download_failed",
+        asset: "example:asset",
+        file: "example-asset/a.bin",
+        reason: "timeout",
+        code: "UND_ERR_BODY_TIMEOUT",
+        msg: "download: zip cut short",
+      },
+    ]);
     expect(await failures(metrics, "example")).toEqual({ ...zeroes(), timeout: 1 });
   });
 });

@@ -17,6 +17,7 @@ import { publishSet, type SetContents } from "../pipeline/publish.ts";
 import { dirSource, watchDir } from "../server/data/dir-source.ts";
 import { type DataSource, followData } from "../server/data/follow.ts";
 import { createDeps, startServer } from "../server/start.ts";
+import { capturedLog } from "./helpers/log-lines.ts";
 import { FIXTURES } from "./helpers/replay.ts";
 import { scratchDirs } from "./helpers/scratch.ts";
 import { staticServer } from "./helpers/static-server.ts";
@@ -335,22 +336,37 @@ describe("following DATA_DIR", () => {
     const seen = new Promise<void>((resolve) => {
       loaded = resolve;
     });
+    const { log, lines } = capturedLog((line) => {
+      if (line.event === "data_swap") loaded();
+    });
     const data = followData({
       published: deps.published,
       origin: { source: "dir" },
       source: dirSource(dataDir, undefined),
       pollSeconds: 3600,
-      watch: (onChange) => watchDir(dataDir, onChange),
-      log: (line) => {
-        if (line.includes("now serving 3 assets")) loaded();
-      },
+      watch: (onChange) => watchDir(dataDir, onChange, log),
+      log,
     });
     // The loaded set is unknown to this source: it loads whatever current.json names on the first change.
     data.start();
-    publishDir(dataDir, assets(...NEW), "2026-11-21T04:00:00.000Z");
+    const set = publishDir(dataDir, assets(...NEW), "2026-11-21T04:00:00.000Z");
     await seen;
     await data.stop();
     expect([...deps.published.index.records()].map((a) => a.id).sort()).toEqual(ids(NEW));
+    // The swap is one line naming the set now in service.
+    expect(lines()).toEqual([
+      {
+        level: "info",
+        time: expect.any(String),
+        pid: process.pid,
+        hostname: expect.any(String),
+        event: "data_swap",
+        set,
+        assets: 3,
+        builtAt: "2026-11-21T04:00:00.000Z",
+        msg: "data: now serving 3 assets built 2026-11-21T04:00:00.000Z from DATA_DIR",
+      },
+    ]);
   });
 });
 

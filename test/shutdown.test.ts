@@ -27,6 +27,8 @@ interface ServerProcess {
   port: number;
   metricsPort: number;
   log(): string;
+  /** Its log so far, every line parsed as the JSON it must be (server/log.ts). */
+  lines(): Record<string, unknown>[];
   /** Settles when the process exits: its code, signal and when (Date.now()). */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
@@ -51,7 +53,12 @@ async function spawnServer(env: Record<string, string>): Promise<ServerProcess> 
     child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
   await until("the server to listen", async () => (log().includes("asset-search listening") ? true : undefined), 20_000, log);
-  return { child, port, metricsPort, log, exited };
+  const lines = () =>
+    output
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { child, port, metricsPort, log, lines, exited };
 }
 
 /** True once a TCP connection to the port is refused. */
@@ -138,7 +145,25 @@ describe("SIGTERM with METRICS_PORT and REDIS_URL set, a zip download in flight"
       expect(exit.at - downloadedAt).toBeLessThan(1000); // not held by the download's keep-alive connection
       expect(await refused(server.metricsPort)).toBe(true);
       expect(commands).toContain("quit");
-      expect(server.log()).toContain("SIGTERM: not accepting connections; requests in flight may finish (a second SIGTERM cuts them)");
+      expect(server.lines()).toContainEqual(
+        expect.objectContaining({
+          level: "info",
+          event: "shutdown",
+          signal: "SIGTERM",
+          msg: "SIGTERM: not accepting connections; requests in flight may finish (a second SIGTERM cuts them)",
+        }),
+      );
+      // The download is logged once it ends, with every byte of its zip.
+      expect(server.lines()).toContainEqual(
+        expect.objectContaining({
+          event: "request",
+          requestId: res.headers.get("x-request-id"),
+          method: "GET",
+          route: "/v1/assets/{id}/download",
+          status: 200,
+          bytes: body.length,
+        }),
+      );
     } finally {
       monitor.disconnect();
       probe.disconnect();
@@ -197,7 +222,9 @@ describe("SIGTERM with METRICS_PORT and REDIS_URL set, a zip download in flight"
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.at - termAt).toBeLessThan(graceMs + 1000);
     expect(exit.at - termAt).toBeGreaterThanOrEqual(graceMs);
-    expect(server.log()).toContain(`shutdown: requests still running after ${graceMs} ms were cut`);
+    expect(server.lines()).toContainEqual(
+      expect.objectContaining({ level: "warn", event: "shutdown_cut", msg: `shutdown: requests still running after ${graceMs} ms were cut` }),
+    );
     expect(await refused(server.metricsPort)).toBe(true);
   }, 30_000);
 
@@ -220,6 +247,8 @@ describe("SIGTERM with METRICS_PORT and REDIS_URL set, a zip download in flight"
     expect(await body).toBe("cut: terminated");
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.at - secondAt).toBeLessThan(1000);
-    expect(server.log()).toContain("shutdown: requests still running at a second signal were cut");
+    expect(server.lines()).toContainEqual(
+      expect.objectContaining({ level: "warn", event: "shutdown_cut", msg: "shutdown: requests still running at a second signal were cut" }),
+    );
   }, 30_000);
 });

@@ -70,6 +70,12 @@ describe("start-up errors", () => {
     );
   });
 
+  it("a LOG_LEVEL that is no level", async () => {
+    expect(oneLine(await run({ LOG_LEVEL: "verbose" }))).toBe(
+      "asset-search: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose': set one of them (unset = info)",
+    );
+  });
+
   it("a port already in use, public or metrics", async () => {
     const taken = await occupied();
     try {

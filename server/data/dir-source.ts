@@ -8,6 +8,7 @@ import { existsSync, type FSWatcher, watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CURRENT_FILE, currentSet, INDEX_FILE, META_FILE, parseMeta, readSetFiles, SETS_DIR } from "../../core/publication/published.ts";
+import type { Logger } from "../log.ts";
 import type { DataChange, DataSource } from "./follow.ts";
 
 /** `set`: the set in service when following starts (read before the data was loaded, so a later switch is seen). */
@@ -40,18 +41,18 @@ export function dirSource(dataDir: string, set: string | undefined): DataSource 
  * (the pipeline renames a new pointer over it), so a new set is seen before the next poll. The
  * watcher keeps no process alive; where the platform cannot watch, polling alone still follows.
  */
-export function watchDir(dataDir: string, onChange: () => void): FSWatcher | undefined {
+export function watchDir(dataDir: string, onChange: () => void, log: Logger): FSWatcher | undefined {
   try {
     const watcher = watch(dataDir, { persistent: false }, (_event, name) => {
       if (name === null || name === CURRENT_FILE) onChange();
     });
     watcher.on("error", (err) => {
-      console.error(`data: stopped watching ${dataDir} (polling goes on): ${err.message}`);
+      log.warn({ event: "data_watch_failed", error: err.message }, `data: stopped watching ${dataDir} (polling goes on)`);
       watcher.close();
     });
     return watcher;
   } catch (err) {
-    console.error(`data: cannot watch ${dataDir} (polling goes on): ${(err as Error).message}`);
+    log.warn({ event: "data_watch_failed", error: (err as Error).message }, `data: cannot watch ${dataDir} (polling goes on)`);
     return undefined;
   }
 }

@@ -7,6 +7,7 @@
 import { Counter } from "prom-client";
 import { type IndexMeta, type Published, parseSetInTurns, type SetDocuments, type SetFiles } from "../../core/publication/published.ts";
 import type { DataStatus } from "../../core/schemas/index.ts";
+import { type Logger, noLog } from "../log.ts";
 import type { Metrics } from "../stats/metrics.ts";
 
 /** Where the data in service was read: DATA_URL, or DATA_DIR (and which of its sets). */
@@ -65,15 +66,19 @@ export interface FollowOptions {
   metrics?: Metrics;
   /** Also checks when `onChange` is called (DATA_DIR's watcher); returns what to close on stop. */
   watch?: (onChange: () => void) => { close(): void } | undefined;
-  log?: (line: string) => void;
+  /** Where a swap and a failed check are logged (server/log.ts); unset = nowhere. */
+  log?: Logger;
 }
+
+/** The set a swap put in service, when DATA_DIR names it (a publication at DATA_URL is named by its URL). */
+const setOf = (origin: DataOrigin): { set?: string } => (origin.source === "dir" && origin.set ? { set: origin.set } : {});
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export function followData(options: FollowOptions): DataFollower {
   const { published, source, pollSeconds } = options;
   const now = options.now ?? (() => new Date());
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = options.log ?? noLog;
   const where = options.url ? options.url : "DATA_DIR";
   const counter = options.metrics
     ? new Counter({
@@ -108,14 +113,23 @@ export function followData(options: FollowOptions): DataFollower {
         change.commit();
         inService = { origin: change.origin, loadedAt: now().toISOString() };
         loaded = true;
-        log(`data: now serving ${next.index.documentCount} assets built ${next.index.builtAt} from ${where}`);
+        log.info(
+          {
+            event: "data_swap",
+            ...setOf(change.origin),
+            ...(options.url ? { url: options.url } : {}),
+            assets: next.index.documentCount,
+            builtAt: next.index.builtAt,
+          },
+          `data: now serving ${next.index.documentCount} assets built ${next.index.builtAt} from ${where}`,
+        );
       }
       outcome = change ? "updated" : "unchanged";
       lastError = null;
     } catch (err) {
       outcome = "failed";
       lastError = { at, message: message(err) };
-      if (!stopped) log(`data: kept the data in service; ${where}: ${message(err)}`);
+      if (!stopped) log.warn({ event: "data_check_failed", error: message(err) }, `data: kept the data in service; ${where} failed`);
     }
     lastCheckAt = at;
     counter?.inc({ outcome });

@@ -21,6 +21,7 @@ import { ZipFile } from "yazl";
 import { type HttpClient, UpstreamError } from "../../core/http/types.ts";
 import { attributionLine } from "../../core/model/license.ts";
 import type { AssetDetails, AssetFile } from "../../core/schemas/index.ts";
+import { type Logger, noLog } from "../log.ts";
 import type { DownloadFailureReason, Metrics } from "../stats/metrics.ts";
 
 /**
@@ -214,6 +215,8 @@ export interface StreamZipOptions {
   signal?: AbortSignal;
   /** Where an archive cut short is counted; without it, it is only logged. */
   metrics?: Metrics;
+  /** Where an archive cut short is logged (server/log.ts); unset = nowhere. */
+  log?: Logger;
 }
 
 /**
@@ -255,7 +258,7 @@ export function streamKit(plans: ZipPlan[], credits: string, options: StreamZipO
 
 /** The archive of `plans`, the generated `texts` first. */
 function streamArchive(plans: ZipPlan[], texts: { path: string; text: string }[], options: StreamZipOptions): Readable {
-  const { http, maxBytes, signal, metrics } = options;
+  const { http, maxBytes, signal, metrics, log = noLog } = options;
   const zip = new ZipFile();
   const out = zip.outputStream as PassThrough;
   const mtime = new Date();
@@ -272,7 +275,7 @@ function streamArchive(plans: ZipPlan[], texts: { path: string; text: string }[]
     stopped = true;
     signal?.removeEventListener("abort", onAbort);
     current?.abort(err);
-    if (reason) reportFailure(currentPlan, currentPath, reason, err, metrics);
+    if (reason) reportFailure(currentPlan, currentPath, reason, err, log, metrics);
     if (err && !out.destroyed) out.destroy(err);
   };
   const fail = (err: Error) => stop(err, failureReason(err));
@@ -371,22 +374,21 @@ function failureReason(err: Error): DownloadFailureReason {
 }
 
 /** What says why: the upstream status or socket code, the cap, or (unexpected errors) the message. */
-function failureDetail(reason: DownloadFailureReason, err: Error | undefined): string[] {
-  if (err instanceof UpstreamError && err.status !== undefined) return [`status=${err.status}`];
-  if (err instanceof UpstreamError && err.code) return [`code=${err.code}`];
-  if (err instanceof ZipTooLargeError) return [`limit=${err.limitBytes}`];
-  if (reason === "other" && err) return [`error=${JSON.stringify(err.message.slice(0, 200))}`];
-  return [];
+function failureDetail(reason: DownloadFailureReason, err: Error | undefined): Record<string, string | number> {
+  if (err instanceof UpstreamError && err.status !== undefined) return { upstreamStatus: err.status };
+  if (err instanceof UpstreamError && err.code) return { code: err.code };
+  if (err instanceof ZipTooLargeError) return { limitBytes: err.limitBytes };
+  if (reason === "other" && err) return { error: err.message.slice(0, 200) };
+  return {};
 }
 
 /**
- * Counts an archive cut short and logs it as one stderr line of `key=value` fields (values JSON
- * quoted, so an id or path can never break the line). The client leaving is counted, not logged:
- * it is no failure of an entry.
+ * Counts an archive cut short and logs it as one `download_failed` line: the asset, the entry and
+ * why, nothing of the client. The client leaving is counted, not logged: it is no failure of an entry.
  */
-function reportFailure(plan: ZipPlan, path: string | undefined, reason: DownloadFailureReason, err: Error | undefined, metrics?: Metrics): void {
+function reportFailure(plan: ZipPlan, path: string | undefined, reason: DownloadFailureReason, err: Error | undefined, log: Logger, metrics?: Metrics): void {
   metrics?.downloadFailure(plan.provider, reason);
   if (reason === "client_gone") return;
-  const fields = [`asset=${JSON.stringify(plan.assetId)}`, ...(path ? [`file=${JSON.stringify(path)}`] : []), `reason=${reason}`];
-  console.error(`download: zip cut short ${[...fields, ...failureDetail(reason, err)].join(" ")}`);
+  const fields = { event: "download_failed", asset: plan.assetId, ...(path ? { file: path } : {}), reason, ...failureDetail(reason, err) };
+  log.warn(fields, "download: zip cut short");
 }

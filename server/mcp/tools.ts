@@ -40,6 +40,7 @@ import {
 import type { AppDeps } from "../context.ts";
 import { planZip } from "../download/zip.ts";
 import { ApiError, sourceFailure } from "../errors.ts";
+import { type Logger, noLog } from "../log.ts";
 import { API_VERSION } from "../openapi.ts";
 import { getAsset as getIntoProject } from "../project/get.ts";
 import { localLibrary } from "../project/library.ts";
@@ -171,7 +172,7 @@ const HINTS: Record<number, string> = {
 };
 
 /** An isError result an agent can act on: what went wrong, then what to do. */
-export function toolError(error: unknown): CallToolResult {
+export function toolError(error: unknown, log: Logger = noLog): CallToolResult {
   let message: string;
   let status = 500;
   if (error instanceof ApiError) {
@@ -182,18 +183,18 @@ export function toolError(error: unknown): CallToolResult {
     status = failure.status;
     message = failure.message;
   } else {
-    console.error(error);
+    log.error({ event: "error", err: error }, "unexpected error in an MCP tool");
     message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
   }
   const hint = error instanceof NoFileMatches ? `It offers ${error.offered}: call again with one of them.` : HINTS[status];
   return { isError: true, content: [{ type: "text", text: hint ? `${message}. ${hint}` : message }] };
 }
 
-async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+async function guarded(log: Logger | undefined, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
-    return toolError(error);
+    return toolError(error, log);
   }
 }
 
@@ -328,7 +329,7 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
     },
     (args, extra) => {
       deps.usage.toolCall("search_assets");
-      return guarded(async () => {
+      return guarded(deps.log, async () => {
         const res = await searchAssets(deps, args);
         deps.usage.search({ surface: opts.surface, types: res.types ?? [], hadResults: res.results.length > 0, client: client(extra) });
         return ok(SearchAssetsOutput, res);
@@ -349,7 +350,7 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
     },
     (args, extra) => {
       deps.usage.toolCall("get_asset");
-      return guarded(async () => {
+      return guarded(deps.log, async () => {
         const result = ok(GetAssetOutput, await getAsset(deps, opts, args, extra.signal));
         return { ...result, content: [...result.content, ...resourceLinks(result.structuredContent as GetAssetOutput)] };
       });
@@ -368,7 +369,7 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
     },
     () => {
       deps.usage.toolCall("list_providers");
-      return guarded(async () => ok(ListProvidersOutput, listProviders(deps)));
+      return guarded(deps.log, async () => ok(ListProvidersOutput, listProviders(deps)));
     },
   );
 
@@ -387,7 +388,7 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
     },
     (args, extra) => {
       deps.usage.toolCall("get_credits");
-      return guarded(async () => ok(GetCreditsOutput, await getCredits(deps, opts, args, extra.signal)));
+      return guarded(deps.log, async () => ok(GetCreditsOutput, await getCredits(deps, opts, args, extra.signal)));
     },
   );
 
@@ -408,7 +409,7 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
       },
       (args, extra) => {
         deps.usage.toolCall("download_asset");
-        return guarded(async () => {
+        return guarded(deps.log, async () => {
           const params = parseParams(queryValues({ format: args.format, resolution: args.resolution, maps: args.maps, all: args.all }), FileParams);
           const result = await getIntoProject(library, args.id, { root, dir: args.dir ?? "assets", params, signal: extra.signal });
           return ok(DownloadAssetOutput, result);

@@ -7,8 +7,18 @@ import { type CorsOptions, type H3Event, type HTTPResponse, handleCors } from "h
 const CORS: CorsOptions = {
   origin: "*",
   methods: ["GET", "HEAD", "POST"],
-  allowHeaders: ["authorization", "x-api-key", "content-type", "accept", "mcp-protocol-version", "x-asset-search-client"],
-  exposeHeaders: ["RateLimit", "RateLimit-Policy", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "Content-Disposition"],
+  // A front end elsewhere may send its own request id and read the one answered (server/middleware/request-log.ts).
+  allowHeaders: ["authorization", "x-api-key", "content-type", "accept", "mcp-protocol-version", "x-asset-search-client", "x-request-id"],
+  exposeHeaders: [
+    "RateLimit",
+    "RateLimit-Policy",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Retry-After",
+    "Content-Disposition",
+    "X-Request-ID",
+  ],
   maxAge: "7200",
   preflight: { statusCode: 204 },
 };

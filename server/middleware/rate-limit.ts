@@ -4,6 +4,7 @@ import type * as IORedis from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { clientPrefix } from "../../core/http/ip.ts";
 import { ApiError } from "../errors.ts";
+import type { Logger } from "../log.ts";
 
 const WINDOW_SECONDS = 60;
 
@@ -110,7 +111,7 @@ export interface SharedLimiter {
  * allows `perMinute` on its own), so a Redis outage never fails a request; Redis takes over again
  * once it is back.
  */
-export function createRedisLimiter(url: string, perMinute: number): SharedLimiter {
+export function createRedisLimiter(url: string, perMinute: number, log: Logger): SharedLimiter {
   // No offline queue: while disconnected a command fails at once and the insurance limiter answers.
   // ioredis is loaded only when a Redis URL is configured: most servers count in memory, and it costs start time.
   const { Redis } = createRequire(import.meta.url)("ioredis") as typeof IORedis;
@@ -121,11 +122,11 @@ export function createRedisLimiter(url: string, perMinute: number): SharedLimite
   });
   let down = false; // log outages once, not on every reconnect attempt
   client.on("error", (error: Error) => {
-    if (!down) console.error(`rate limit: Redis unavailable (${error.message}); counting per replica until it is back`);
+    if (!down) log.warn({ event: "redis_down", error: error.message }, "rate limit: Redis unavailable; counting per replica until it is back");
     down = true;
   });
   client.on("ready", () => {
-    if (down) console.error("rate limit: Redis is back; the quota is shared again");
+    if (down) log.info({ event: "redis_up" }, "rate limit: Redis is back; the quota is shared again");
     down = false;
   });
   const limiters = perQuota(

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type { H3Event } from "h3";
 import { type AppDeps, publicBase } from "../context.ts";
 import { creditsText, streamZip } from "../download/zip.ts";
+import { requestIdOf } from "../middleware/request-log.ts";
 import { errorResponse, rateLimitedResponses } from "../openapi.ts";
 import { counted } from "../stats/hooks.ts";
 import { ASSET_ID, BAD_PARAMS, FILE_PARAMETERS, NOT_CONFIGURED, requestedDelivery, SOURCE_FAILED, SOURCE_SLOW } from "./assets.ts";
@@ -26,6 +27,7 @@ async function download(event: H3Event, deps: AppDeps, rawId: string): Promise<R
     maxBytes: deps.runtime.config.downloadMaxBytes,
     signal: event.req.signal,
     metrics: deps.usage.metrics,
+    log: deps.log?.child({ requestId: requestIdOf(event) }),
   });
   return new Response(Readable.toWeb(zip) as ReadableStream, {
     status: 200,

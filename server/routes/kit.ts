@@ -12,6 +12,7 @@ import { type FileParams, KitQuery } from "../../core/schemas/index.ts";
 import { type AppDeps, publicBase } from "../context.ts";
 import { streamKit, type ZipPlan } from "../download/zip.ts";
 import { ApiError } from "../errors.ts";
+import { requestIdOf } from "../middleware/request-log.ts";
 import { errorResponse, queryParameters, rateLimitedResponses } from "../openapi.ts";
 import { parseParams, parseQuery } from "../query.ts";
 import { parseAssetId } from "../service/assets.ts";
@@ -52,7 +53,13 @@ async function downloadKit(event: H3Event, deps: AppDeps): Promise<Response> {
     chosen.map(({ details }) => details),
     "txt",
   ) as string;
-  const zip = streamKit(plans, credits, { http: deps.runtime.http, maxBytes: max, signal: event.req.signal, metrics: deps.usage.metrics });
+  const zip = streamKit(plans, credits, {
+    http: deps.runtime.http,
+    maxBytes: max,
+    signal: event.req.signal,
+    metrics: deps.usage.metrics,
+    log: deps.log?.child({ requestId: requestIdOf(event) }),
+  });
   return new Response(Readable.toWeb(zip) as ReadableStream, {
     status: 200,
     headers: { "content-type": "application/zip", "content-disposition": 'attachment; filename="assets.zip"' },

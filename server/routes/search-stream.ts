@@ -11,6 +11,8 @@ import type { SearchParams } from "../../core/model/search-params.ts";
 import type { SEARCH_STREAM_EVENTS, SearchStreamEventName } from "../../core/schemas/index.ts";
 import { asResponse } from "../../core/search/answer.ts";
 import type { AppDeps } from "../context.ts";
+import { noLog } from "../log.ts";
+import { requestIdOf } from "../middleware/request-log.ts";
 import { prepareSearch } from "../service/search.ts";
 import { countSearch } from "../stats/hooks.ts";
 
@@ -46,7 +48,7 @@ export function streamSearch(event: H3Event, deps: AppDeps, params: SearchParams
     .then(
       (res) => send("done", asResponse(res)),
       (error: unknown) => {
-        console.error(error);
+        (deps.log ?? noLog).error({ event: "error", requestId: requestIdOf(event), err: error }, "unexpected error: the search stream ends with failed");
         send("failed", { error: "internal error" });
       },
     )

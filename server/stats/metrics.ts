@@ -14,6 +14,7 @@
 import { createServer, type Server } from "node:http";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { ASSET_TYPES } from "../../core/schemas/index.ts";
+import { type Logger, noLog } from "../log.ts";
 import { CLIENT_FAMILIES } from "./client-family.ts";
 
 export const SURFACES = ["web", "api", "mcp"] as const;
@@ -215,7 +216,7 @@ export interface MetricsServer {
  * A tiny node:http listener for `GET /metrics` on its own port (METRICS_PORT); nothing else is
  * served there. Port 0 picks a free port (tests); `port` is the one bound.
  */
-export async function startMetricsServer(metrics: Metrics, options: { port: number; host?: string }): Promise<MetricsServer> {
+export async function startMetricsServer(metrics: Metrics, options: { port: number; host?: string; log?: Logger }): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
@@ -228,7 +229,7 @@ export async function startMetricsServer(metrics: Metrics, options: { port: numb
         res.end(req.method === "HEAD" ? undefined : body);
       },
       (err: unknown) => {
-        console.error("metrics: could not collect", err);
+        (options.log ?? noLog).error({ event: "error", err }, "metrics: could not collect");
         res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("could not collect metrics\n");
       },
     );

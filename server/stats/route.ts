@@ -14,6 +14,7 @@ import type { H3Event } from "h3";
 import type { Source } from "../../core/model/source.ts";
 import type { ProviderHealth, Stats } from "../../core/schemas/index.ts";
 import type { AppDeps } from "../context.ts";
+import { noLog } from "../log.ts";
 import { jsonResponse, rateLimitedResponses } from "../openapi.ts";
 import { PrometheusUnavailable, readPrometheus } from "./prometheus.ts";
 import { health } from "./usage.ts";
@@ -82,7 +83,7 @@ async function computeStats(deps: AppDeps, generatedAt: Date): Promise<Stats> {
     const why = err instanceof PrometheusUnavailable ? err.message : "reading Prometheus failed";
     const cause = err instanceof PrometheusUnavailable ? err.cause : err;
     const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : cause ? String(cause) : "";
-    console.error(`stats: ${why}${detail ? ` (${detail})` : ""}; serving this process's counts`);
+    (deps.log ?? noLog).warn({ event: "stats_fallback", ...(detail ? { error: detail } : {}) }, `stats: ${why}; serving this process's counts`);
     return processStats(deps, generatedAt, `${why}: these are this process's counts since it started, not the metrics system's.`);
   }
 }
