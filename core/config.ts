@@ -43,11 +43,15 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   },
   { name: "ASSET_SERVER_REPLAY", default: "", why: "folder of recorded responses: answer every upstream request from them, offline" },
   { name: "RATE_LIMIT_PER_MINUTE", default: "120", why: "requests per minute per client on /v1/* and /mcp; 0 turns the limit off" },
-  { name: "REDIS_URL", default: "", why: "keep the rate limit in this Redis, so several replicas share one quota; unset = in memory" },
+  {
+    name: "REDIS_URL",
+    default: "",
+    why: "keep the rate limit, the upstream response cache and the circuit breakers' state in this Redis, shared by every replica; unset = in memory, per replica",
+  },
   {
     name: "REDIS_REQUIRED",
     default: "false",
-    why: "true = GET /ready answers 503 while REDIS_URL's connection is down; false = a replica without Redis stays ready and counts its rate limit alone",
+    why: "true = GET /ready answers 503 while REDIS_URL's connection is down; false = a replica without Redis stays ready and works alone (its own rate limit, cache and breakers)",
   },
   {
     name: "TRUST_PROXY",
@@ -74,6 +78,11 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   },
   { name: "HTTP_CACHE_TTL_MS", default: "300000", why: "how long upstream responses are cached (5 minutes)" },
   { name: "HTTP_CACHE_MAX_ENTRIES", default: "500", why: "bound on cached upstream responses" },
+  {
+    name: "HTTP_CACHE_SHARED_MAX_BYTES",
+    default: "67108864",
+    why: "with REDIS_URL, bound on the upstream responses the replicas share in Redis (64 MiB; the oldest go first, one over 1 MiB stays in its replica); 0 = not shared",
+  },
   { name: "HTTP_CONNECT_TIMEOUT_MS", default: "5000", why: "upstream TCP/TLS connect timeout" },
   { name: "HTTP_HEADERS_TIMEOUT_MS", default: "15000", why: "upstream time to response headers" },
   { name: "HTTP_BODY_TIMEOUT_MS", default: "30000", why: "upstream idle time between body chunks (not a total limit, so large downloads go on)" },
@@ -182,13 +191,10 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got '${raw}': set ${name}=true or ${name}=false`);
 }
 
-/** Requiring Redis means something uses it: today the shared rate limit. */
+/** Requiring Redis needs one: with REDIS_URL the breakers' state is always kept there, whatever the rate limit and the cache. */
 function redisRequired(env: Env): boolean {
   const required = flag(env, "REDIS_REQUIRED");
   if (required && !read(env, "REDIS_URL")) throw new ConfigError("REDIS_REQUIRED is 'true' but REDIS_URL is unset: set REDIS_URL, or REDIS_REQUIRED=false");
-  if (required && int(env, "RATE_LIMIT_PER_MINUTE") === 0) {
-    throw new ConfigError("REDIS_REQUIRED is 'true' but RATE_LIMIT_PER_MINUTE is 0, so nothing uses Redis: set a rate limit, or REDIS_REQUIRED=false");
-  }
   return required;
 }
 
@@ -250,6 +256,8 @@ export interface Config {
   userAgent: string;
   cacheTtlMs: number;
   cacheMaxEntries: number;
+  /** Bytes of upstream responses kept in Redis for every replica (REDIS_URL); 0 = not shared. */
+  cacheSharedMaxBytes: number;
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
@@ -295,6 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
     userAgent: read(env, "USER_AGENT"),
     cacheTtlMs: int(env, "HTTP_CACHE_TTL_MS"),
     cacheMaxEntries: int(env, "HTTP_CACHE_MAX_ENTRIES"),
+    cacheSharedMaxBytes: int(env, "HTTP_CACHE_SHARED_MAX_BYTES"),
     connectTimeoutMs: int(env, "HTTP_CONNECT_TIMEOUT_MS"),
     headersTimeoutMs: int(env, "HTTP_HEADERS_TIMEOUT_MS"),
     bodyTimeoutMs: int(env, "HTTP_BODY_TIMEOUT_MS"),

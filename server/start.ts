@@ -5,7 +5,7 @@ import { type H3, serve } from "h3";
 import { type Config, ConfigError, loadConfig } from "../core/config.ts";
 import { createRuntime } from "../core/model/runtime.ts";
 import { currentSet, hasPublication, loadPublished, type Published } from "../core/publication/published.ts";
-import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
+import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD, BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import { SOURCES } from "../sources/index.ts";
 import { createApp } from "./app.ts";
 import { onClientError, onUnsupportedExpectation, requestTimeouts } from "./client-error.ts";
@@ -16,6 +16,7 @@ import { urlSource } from "./data/url-source.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createRedisLimiter } from "./middleware/rate-limit.ts";
 import { CountedResponse } from "./middleware/request-log.ts";
+import { connectShared, type SharedState } from "./shared/redis.ts";
 import { exitOnSignal, gracefulShutdown, type Shutdown } from "./shutdown.ts";
 import { type MetricsServer, startMetricsServer } from "./stats/metrics.ts";
 import { createUsage } from "./stats/usage.ts";
@@ -24,10 +25,15 @@ import { createUsage } from "./stats/usage.ts";
  * What the server, `asset-search mcp` and `asset-search search` share: the config, one runtime
  * (answered from ASSET_SERVER_REPLAY's recordings when set), every source and the published `data/`,
  * with what follows its publication (DATA_URL or DATA_DIR; started by startServer only), and the
- * logger (server/log.ts, at LOG_LEVEL on stderr unless given).
+ * logger (server/log.ts, at LOG_LEVEL on stderr unless given); with `shared` (startServer's, with
+ * REDIS_URL), the upstream cache and the breakers' state the replicas share.
  */
-export function createDeps(config: Config = loadConfig(), log: Logger = createLogger(config.logLevel)): AppDeps {
-  const runtime = createRuntime(config);
+export function createDeps(
+  config: Config = loadConfig(),
+  log: Logger = createLogger(config.logLevel),
+  shared?: Pick<SharedState, "cache" | "breakers">,
+): AppDeps {
+  const runtime = createRuntime(config, { sharedCache: shared?.cache });
   // The pointer is read before the set, so that a switch between the two reads is seen by the next check.
   const set = currentSet(config.dataDir);
   const published = readPublished(config.dataDir);
@@ -48,7 +54,8 @@ export function createDeps(config: Config = loadConfig(), log: Logger = createLo
     metrics: usage.metrics,
     log,
   });
-  return { runtime, sources: SOURCES, published, data, breakers: new BreakerRegistry(), usage, log };
+  const breakers = new BreakerRegistry(BREAKER_THRESHOLD, BREAKER_COOLDOWN_MS, Date.now, { shared: shared?.breakers });
+  return { runtime, sources: SOURCES, published, data, breakers, usage, log };
 }
 
 /** DATA_DIR's set, or the error that says which folder failed and what to do. */
@@ -113,9 +120,9 @@ function startFields(deps: AppDeps, port: number): Record<string, unknown> {
 
 /**
  * Starts the HTTP server (`npm start`, `asset-search serve`); logs to stderr (server/log.ts), or to
- * `log` when given (tests). With REDIS_URL the rate limit is kept in Redis, whose connection closes
- * when the server does. With `signals` (the default), SIGTERM/SIGINT run `shutdown` and exit 0:
- * requests in flight get SHUTDOWN_GRACE_MS.
+ * `log` when given (tests). With REDIS_URL the rate limit, the upstream cache and the breakers'
+ * state are kept in Redis, whose connections close when the server does. With `signals` (the
+ * default), SIGTERM/SIGINT run `shutdown` and exit 0: requests in flight get SHUTDOWN_GRACE_MS.
  */
 export async function startServer(
   config: Config = loadConfig(),
@@ -125,18 +132,21 @@ export async function startServer(
   if (!config.dataUrl && !hasPublication(config.dataDir)) throw noDataError(config.dataDir);
   const log = options.log ?? createLogger(config.logLevel);
   const redis = config.redisUrl && config.rateLimitPerMinute > 0 ? createRedisLimiter(config.redisUrl, config.rateLimitPerMinute, log) : undefined;
+  const shared = config.redisUrl ? connectShared(config, log) : undefined;
+  const closeRedis = () => Promise.all([redis?.close(), shared?.close()]);
   let draining = false;
   const deps: AppDeps = {
-    ...createDeps(config, log),
+    ...createDeps(config, log, shared),
     ...(redis ? { rateLimiters: redis.limiters } : {}),
-    lifecycle: { draining: () => draining, redis: () => redis?.state() },
+    // Up when every connection to it is: the shared state's, and the rate limit's when there is one.
+    lifecycle: { draining: () => draining, redis: () => shared && (shared.state() === "up" && redis?.state() !== "down" ? "up" : "down") },
   };
   // DATA_URL's publication before the first request; when it cannot be had, DATA_DIR's data serves until a check succeeds.
   if (config.dataUrl) await deps.data?.checkNow();
   if (deps.data && !deps.data.loaded()) {
     const why = `DATA_DIR=${config.dataDir} holds no published set and DATA_URL=${config.dataUrl} could not be read (${deps.data.status().lastError?.message})`;
     if (config.dataPollSeconds === 0) {
-      await Promise.all([redis?.close(), deps.data.stop()]);
+      await Promise.all([closeRedis(), deps.data.stop()]);
       throw new ConfigError(`${why}, and DATA_POLL_SECONDS=0 never asks again: fix DATA_URL, or set DATA_POLL_SECONDS to check again`);
     }
     log.warn({ event: "data_empty" }, `data: ${why}; starting empty: /ready answers 503 until it is loaded`);
@@ -150,13 +160,13 @@ export async function startServer(
   const node = server.node!.server as HttpServer;
   node.on("clientError", onClientError(config));
   node.on("checkExpectation", onUnsupportedExpectation);
-  if (redis) node.once("close", () => void redis.close());
+  node.once("close", () => void closeRedis());
   let metrics: MetricsServer | undefined;
   const drain = gracefulShutdown(node, {
     graceMs: config.shutdownGraceMs,
     log,
     afterwards: async () => {
-      await Promise.all([metrics?.close(), redis?.close(), deps.data?.stop()]);
+      await Promise.all([metrics?.close(), closeRedis(), deps.data?.stop()]);
     },
   });
   // GET /ready answers 503 from the moment the shutdown starts, while requests in flight finish.
@@ -168,7 +178,11 @@ export async function startServer(
     { force: drain.force },
   );
   try {
-    await Promise.all([server.ready().catch((err: unknown) => Promise.reject(listenError(err, "PORT", config.port, config.host))), redis?.connected]);
+    await Promise.all([
+      server.ready().catch((err: unknown) => Promise.reject(listenError(err, "PORT", config.port, config.host))),
+      redis?.connected,
+      shared?.connected,
+    ]);
     if (config.metricsPort !== undefined) {
       // Prometheus /metrics on its own port only, never on the public app.
       const { metricsPort } = config;
@@ -179,7 +193,7 @@ export async function startServer(
       log.info({ event: "metrics", port: listening.port }, `metrics on http://${config.host}:${listening.port}/metrics`);
     }
   } catch (err) {
-    await Promise.all([new Promise((resolve) => node.close(resolve)), redis?.close(), deps.data?.stop()]);
+    await Promise.all([new Promise((resolve) => node.close(resolve)), closeRedis(), deps.data?.stop()]);
     throw err;
   }
   deps.data?.start();

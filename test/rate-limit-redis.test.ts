@@ -62,10 +62,10 @@ describe("rate limit in Redis (REDIS_URL)", () => {
     expect(await probe.get("asset-search:rl:127.0.0.1")).toBe("5");
   });
 
-  it("closing a server closes its Redis connection", async () => {
+  it("closing a server closes its Redis connections: the rate limit's, and the shared state's two (server/shared/redis.ts)", async () => {
     const before = await clients();
     await b.server.close(true);
-    await until("b's Redis connection to close", async () => ((await clients()) === before - 1 ? true : undefined), 5000);
+    await until("b's Redis connections to close", async () => ((await clients()) === before - 3 ? true : undefined), 5000);
   });
 
   it("with Redis stopped, requests still succeed: the replica counts in memory", async () => {

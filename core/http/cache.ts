@@ -18,10 +18,12 @@ export class TtlCache<V> {
     return hit.value;
   }
 
-  set(key: string, value: V): void {
-    if (this.ttlMs <= 0 || this.maxEntries <= 0) return;
+  /** `ttlMs` shortens the cache's own, for an entry that was already kept elsewhere for a while. */
+  set(key: string, value: V, ttlMs = this.ttlMs): void {
+    const ttl = Math.min(ttlMs, this.ttlMs);
+    if (ttl <= 0 || this.maxEntries <= 0) return;
     this.map.delete(key);
-    this.map.set(key, { value, expires: this.now() + this.ttlMs });
+    this.map.set(key, { value, expires: this.now() + ttl });
     while (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
   }
 

@@ -6,6 +6,7 @@ import type { Config } from "../config.ts";
 import { timeBox } from "../time-box.ts";
 import { assertPublicUrl, BlockedAddressError, guardedLookup } from "./address-guard.ts";
 import { TtlCache } from "./cache.ts";
+import type { SharedCache } from "./shared-cache.ts";
 import { type HttpClient, type RequestOptions, type StreamResponse, type TextResponse, UpstreamError } from "./types.ts";
 
 export interface HttpClientOptions {
@@ -20,6 +21,12 @@ export interface HttpClientOptions {
    * Never set it in the service: it re-opens every SSRF hole the guard closes.
    */
   allowPrivateAddresses?: boolean;
+  /**
+   * The cache behind this process's own (Redis, shared by the replicas): asked on a local miss
+   * before the network, filled with what the network answers. In-flight de-duplication stays in
+   * the process.
+   */
+  shared?: SharedCache;
 }
 
 const MAX_REDIRECTS = 5;
@@ -45,6 +52,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       keepAliveTimeout: 10_000,
     });
   const cache = new TtlCache<TextResponse>(config.cacheTtlMs, config.cacheMaxEntries);
+  // HTTP_CACHE_TTL_MS=0 turns caching off, the shared cache's too.
+  const sharedCache = config.cacheTtlMs > 0 ? options.shared : undefined;
   const inflight = new Map<string, Shared>();
 
   /** One GET, following redirects by hand so every hop passes the address guard. */
@@ -143,6 +152,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     );
   }
 
+  /** A local miss: the shared cache's entry (kept here for the time it has left), else the network's answer, kept in both. */
+  async function fetchCached(key: string, url: string, opts: RequestOptions): Promise<TextResponse> {
+    // Without a shared cache the request starts at once, in this tick, as it always did.
+    const stored = sharedCache && (await sharedCache.get(key));
+    if (stored) {
+      cache.set(key, stored.response, stored.ttlMs);
+      return stored.response;
+    }
+    const res = await fetchText(url, opts);
+    cache.set(key, res);
+    // Awaited: once this replica has answered, another one asking finds the response.
+    await sharedCache?.set(key, res, config.cacheTtlMs);
+    return res;
+  }
+
   const client: HttpClient = {
     async getText(url, opts = {}) {
       const useCache = opts.cache !== false;
@@ -157,10 +181,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const forget = () => {
           if (inflight.get(key) === shared) inflight.delete(key);
         };
-        const promise = fetchText(url, { ...(opts.headers ? { headers: opts.headers } : {}), signal: controller.signal }).then(
+        const promise = fetchCached(key, url, { ...(opts.headers ? { headers: opts.headers } : {}), signal: controller.signal }).then(
           (res) => {
             forget();
-            cache.set(key, res);
             return res;
           },
           (err: unknown) => {

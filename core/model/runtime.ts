@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { createHttpClient } from "../http/client.ts";
 import { ReplayDispatcher } from "../http/replay.ts";
+import type { SharedCache } from "../http/shared-cache.ts";
 import type { HttpClient } from "../http/types.ts";
 import type { SourceContext } from "./source.ts";
 
@@ -16,9 +17,13 @@ export interface Runtime {
   context(signal?: AbortSignal): SourceContext;
 }
 
-export function createRuntime(config: Config, options: { replay?: ReplayDispatcher; now?: () => Date; elapsed?: () => number } = {}): Runtime {
+/** `sharedCache`: the upstream responses the replicas share (the server's Redis, with REDIS_URL). */
+export function createRuntime(
+  config: Config,
+  options: { replay?: ReplayDispatcher; now?: () => Date; elapsed?: () => number; sharedCache?: SharedCache } = {},
+): Runtime {
   const replay = options.replay ?? (config.replayDir ? ReplayDispatcher.fromDirectory(config.replayDir) : undefined);
-  const http = createHttpClient({ config, ...(replay ? { dispatcher: replay } : {}) });
+  const http = createHttpClient({ config, ...(replay ? { dispatcher: replay } : {}), shared: options.sharedCache });
   const now = options.now ?? (() => new Date());
   return {
     config,

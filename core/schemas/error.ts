@@ -44,10 +44,15 @@ export const Readiness = z
       .describe("the published data set in service (absent from an app built in process, which follows no publication)"),
     redis: z
       .object({
-        state: z.enum(["up", "down", "unused"]).describe("REDIS_URL's connection; unused = no REDIS_URL, or no rate limit to keep in it"),
+        state: z.enum(["up", "down", "unused"]).describe("REDIS_URL's connections; unused = no REDIS_URL"),
         required: z.boolean().describe("REDIS_REQUIRED: whether a Redis that is down makes the server not ready"),
+        sharing: z
+          .enum(["shared", "local"])
+          .describe(
+            "where the rate limit, the upstream response cache and the circuit breakers' state are kept now: shared = in Redis, for every replica; local = in this replica alone (no REDIS_URL, or Redis down)",
+          ),
       })
-      .describe("Redis, which holds the rate limit shared by replicas"),
+      .describe("Redis, which holds what the replicas share: the rate limit, the upstream response cache and the circuit breakers' state"),
   })
   .meta({ id: "Readiness" });
 export type Readiness = z.infer<typeof Readiness>;

@@ -19,7 +19,9 @@ export function readiness(deps: AppDeps): Readiness {
   const { config } = deps.runtime;
   const draining = deps.lifecycle?.draining() ?? false;
   const loaded = deps.data?.loaded() ?? true;
-  const redis = { state: deps.lifecycle?.redis() ?? "unused", required: config.redisRequired } as const;
+  const state = deps.lifecycle?.redis() ?? "unused";
+  // While Redis is down each replica works alone: its own rate limit, upstream cache and breakers.
+  const redis = { state, required: config.redisRequired, sharing: state === "up" ? "shared" : "local" } as const;
   const reasons = [
     ...(draining ? ["shutting down: requests in flight finish, new connections are refused"] : []),
     ...(loaded ? [] : [`no published data loaded yet: waiting for ${config.dataUrl ? `DATA_URL (${config.dataUrl})` : "DATA_DIR"}`]),
@@ -44,7 +46,7 @@ export const readyRoute = get(
     tags: ["System"],
     summary: "Readiness check",
     description:
-      "200 when the published data is loaded, the server is not shutting down and, with REDIS_REQUIRED=true, Redis is connected; 503 otherwise, with the reasons. Not rate limited, no key, any Host.",
+      "200 when the published data is loaded, the server is not shutting down and, with REDIS_REQUIRED=true, Redis is connected; 503 otherwise, with the reasons. `redis.sharing` says whether this replica shares its rate limit, upstream cache and breakers through Redis now, or works alone (Redis down or unset). Not rate limited, no key, any Host.",
     security: [],
     responses: {
       200: jsonResponse("Ready to take traffic", "Readiness"),
