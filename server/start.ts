@@ -54,7 +54,11 @@ export function createDeps(
     metrics: usage.metrics,
     log,
   });
-  const breakers = new BreakerRegistry(BREAKER_THRESHOLD, BREAKER_COOLDOWN_MS, Date.now, { shared: shared?.breakers });
+  const breakers = new BreakerRegistry(BREAKER_THRESHOLD, BREAKER_COOLDOWN_MS, Date.now, {
+    shared: shared?.breakers,
+    onChange: (source, state) =>
+      log.warn({ event: `breaker_${state}`, source }, `breaker of ${source} ${state === "open" ? "opened: the source is skipped while it cools down" : "closed"}`),
+  });
   return { runtime, sources: SOURCES, published, data, breakers, usage, log };
 }
 

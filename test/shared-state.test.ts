@@ -121,6 +121,12 @@ describe("state shared by replicas through Redis (REDIS_URL)", () => {
     expect((await search(b, "rock", "polyfork")).line).toMatchObject({ status: "skipped", count: 0, error: "cooling down after repeated failures" });
     // Asked, B would have reported an error: it holds no recording of polyfork.
     expect(await probe.pttl("asset-search:breaker:polyfork:open")).toBeGreaterThan(0);
+    // Each replica says so in a line of its own.
+    for (const { lines } of [logs.a, logs.b]) {
+      expect(lines.filter((l) => l.event === "breaker_open")).toEqual([
+        expect.objectContaining({ level: "warn", source: "polyfork", msg: "breaker of polyfork opened: the source is skipped while it cools down" }),
+      ]);
+    }
   });
 
   it("with Redis down both replicas answer alone and say so; once it is back they share again", async () => {
