@@ -57,7 +57,10 @@ export function createDeps(
   const breakers = new BreakerRegistry(BREAKER_THRESHOLD, BREAKER_COOLDOWN_MS, Date.now, {
     shared: shared?.breakers,
     onChange: (source, state) =>
-      log.warn({ event: `breaker_${state}`, source }, `breaker of ${source} ${state === "open" ? "opened: the source is skipped while it cools down" : "closed"}`),
+      log.warn(
+        { event: `breaker_${state}`, source },
+        `breaker of ${source} ${state === "open" ? "opened: the source is skipped while it cools down" : "closed"}`,
+      ),
   });
   return { runtime, sources: SOURCES, published, data, breakers, usage, log };
 }
