@@ -1,8 +1,8 @@
 /**
  * The soak (test/soak/soak.ts) at a short size: 30 s of load from 4 clients on two replicas with
- * a real redis-server, through every fault of the schedule. Its RSS check compares the level after
- * a 6 s warm-up with the level after the load: over 24 s it catches memory kept per request
- * (thousands of requests), not a slow leak; `npm run soak` runs the long one.
+ * a real redis-server, through every fault of the schedule. Its memory check compares the RSS read
+ * on idle replicas after a 6 s warm-up with the same after the load: over 24 s and a few thousand
+ * requests it catches memory kept per request, not a slow leak; `npm run soak` runs the long one.
  */
 import { expect, it } from "vitest";
 import { failures } from "./soak/checks.ts";

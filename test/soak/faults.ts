@@ -2,8 +2,9 @@
  * The soak's fault schedule, written as a replay folder per replica: the recordings of
  * test/fixtures (linked, not copied) and, loaded after them, one overlay manifest whose entries
  * with `times` answer first (core/http/replay.ts). Replay counts what each replica asks, so
- * "after N requests" is per replica; with the soak's 1 s upstream cache a search URL is asked
- * about once a second, which makes N roughly the second the fault starts.
+ * "after N requests" is per replica. The replicas cache no upstream answer (replica.ts) and the
+ * URLs of the dead and the hung source are asked by the paced requests only (mix.ts), once a
+ * second on each replica: N asks are N seconds, on both at once.
  */
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";

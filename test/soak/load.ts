@@ -1,14 +1,15 @@
 /**
  * The soak's clients: each sends the mix's next request (test/soak/mix.ts) to the replicas in
- * turn, as a load balancer would, reads every answer whole and judges it. A zip is unzipped
- * completely and compared, entry by entry, with the same zip read before the faults.
+ * turn, as a load balancer would, and one more sends the paced requests to both; every answer is
+ * read whole and judged. A zip is unzipped completely and compared, entry by entry, with the
+ * same zip read before the faults.
  */
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { SearchResponse } from "../../core/schemas/index.ts";
 import { unzip } from "../helpers/unzip.ts";
 import { DEAD, HUNG } from "./faults.ts";
-import { KIT_PATH, type Planned, planned, ZIP_PATH } from "./mix.ts";
+import { KIT_PATH, PACED, type Planned, planned, ZIP_PATH } from "./mix.ts";
 import type { Replica } from "./replica.ts";
 import { Tally } from "./tally.ts";
 
@@ -72,6 +73,23 @@ export class Load {
     await Promise.all(Array.from({ length: clients }, client));
   }
 
+  /**
+   * Sends every paced request (mix.ts) to every replica at once each `everyMs` until `endAt`,
+   * without waiting for the answers (a hung search must not delay the next), then waits for them.
+   */
+  async pace(everyMs: number, endAt: () => number): Promise<void> {
+    const sent: Promise<unknown>[] = [];
+    for (let tick = performance.now(); tick < endAt(); tick += everyMs) {
+      await sleep(Math.max(0, tick - performance.now()));
+      if (this.held) {
+        await this.held;
+        tick = performance.now();
+      }
+      for (const replica of this.replicas) for (const request of PACED) sent.push(this.send(replica, request));
+    }
+    await Promise.all(sent);
+  }
+
   /** Holds the clients, waits for every answer in flight, runs `read` on the idle replicas, then lets the clients go on. */
   async quiet<T>(read: () => Promise<T>): Promise<T> {
     let release!: () => void;
@@ -101,9 +119,9 @@ export class Load {
     } finally {
       this.inFlight--;
     }
-    this.tally.answered(request.kind, status, performance.now() - started);
     const at = (started - this.t0) / 1000;
     const where = `${replica.name} GET ${request.path} at ${at.toFixed(1)} s`;
+    this.tally.answered(request.kind, status, performance.now() - started, `${where}: ${status}`);
     if (status === "no answer") {
       this.tally.wrong(`${where}: no answer (${failure})`);
       return undefined;
@@ -113,13 +131,14 @@ export class Load {
       return undefined;
     }
     if (failure) this.tally.wrong(`${where}: ${status} cut short (${failure})`);
-    else if (request.kind === "search") return this.judgeSearch(replica, request, status, body!, at, where);
+    else if (request.kind === "search") return this.judgeSearch(replica, request, status, body!, (performance.now() - this.t0) / 1000, where);
     else if (status === 502 && request.provider === DEAD.source && isErrorBody(body!)) this.tally.documented502++;
     else if (status !== 200) this.tally.wrong(`${where}: ${status} ${excerpt(body)}`);
     return undefined;
   }
 
-  private judgeSearch(replica: Replica, request: Planned, status: number, body: Buffer, at: number, where: string): SearchResponse | undefined {
+  /** `answeredAt`: seconds into the load when the answer came, when the replica's state showed. */
+  private judgeSearch(replica: Replica, request: Planned, status: number, body: Buffer, answeredAt: number, where: string): SearchResponse | undefined {
     if (status !== 200) {
       this.tally.wrong(`${where}: ${status} ${excerpt(body)}`);
       return undefined;
@@ -128,7 +147,7 @@ export class Load {
     for (const watched of [DEAD, HUNG]) {
       const report = answer.providers.find((p) => p.provider === watched.source);
       if (!report) this.tally.wrong(`${where}: ${watched.source} missing from providers`);
-      else if (request.query === watched.query) this.tally.report(replica.name, watched.source, report.status, at);
+      else if (request.query === watched.query) this.tally.report(replica.name, watched.source, report.status, answeredAt);
     }
     return answer;
   }

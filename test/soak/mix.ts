@@ -1,7 +1,10 @@
 /**
- * The soak's fixed mix of requests, from the recordings: searches that reach the index and live
- * sources (tree: Sketchfab, the source made to fail; wood: ambientCG, the one made to hang),
- * asset details, file lists, one asset's zip and a kit zip holding the file made to be cut.
+ * The soak's requests, from the recordings. The clients' fixed mix: searches that reach the index
+ * and live sources, asset details, file lists, one asset's zip and a kit zip holding the file made
+ * to be cut. The paced requests, sent to each replica at once every second (load.ts): the ones
+ * that ask the sources made to fail and to hang (tree: Sketchfab; wood: ambientCG; Sketchfab's
+ * model), so that each replica asks them as often as the other and the faults, counted in asks
+ * (faults.ts), come on both at the same time.
  */
 import { CUT_FILE, DEAD, HUNG } from "./faults.ts";
 
@@ -17,10 +20,9 @@ export interface Planned {
   query?: string;
 }
 
-const QUERIES = [DEAD.query, HUNG.query, "rock", "sunset", "garage", "low poly tree", DEAD.query, HUNG.query];
+const QUERIES = ["rock", "sunset", "garage", "low poly tree", "brick"];
 const ASSETS = [
   "polyhaven:ArmChair_01",
-  DEAD.asset,
   "3dassets:bellroot-fen-floodward-marches-ceremonial-bellroot-tre-aec588ae",
   "ambientcg:3DApple002",
   "fontsource:abel",
@@ -45,7 +47,7 @@ export function planned(n: number): Planned {
     case "search":
       return searchFor(QUERIES[nth % QUERIES.length]!);
     case "details":
-      return { kind, path: `/v1/assets/${encodeURIComponent(asset)}`, provider };
+      return details(asset);
     case "files":
       return { kind, path: `/v1/assets/${encodeURIComponent(asset)}/files`, provider };
     case "zip":
@@ -55,7 +57,12 @@ export function planned(n: number): Planned {
   }
 }
 
-/** A search for `query`, outside the mix (the breaker probe). */
 export function searchFor(query: string): Planned {
   return { kind: "search", path: `/v1/search?q=${encodeURIComponent(query)}`, query };
 }
+
+function details(asset: string): Planned {
+  return { kind: "details", path: `/v1/assets/${encodeURIComponent(asset)}`, provider: asset.slice(0, asset.indexOf(":")) };
+}
+
+export const PACED: readonly Planned[] = [searchFor(DEAD.query), searchFor(HUNG.query), details(DEAD.asset)];

@@ -28,8 +28,6 @@ export interface ReplicaOptions {
   dataDir: string;
   replayDir: string;
   redisUrl: string;
-  /** Requests a pool may have open at once (one per client). */
-  connections: number;
 }
 
 export interface Replica {
@@ -69,8 +67,8 @@ function env(options: ReplicaOptions, port: number, metricsPort: number): NodeJS
     REDIS_REQUIRED: "true",
     // Every client of the soak is 127.0.0.1: a limit it never reaches, still counted in Redis on every request.
     RATE_LIMIT_PER_MINUTE: "1000000",
-    // The sources are asked again every second, so a fault in the recordings shows within the run.
-    HTTP_CACHE_TTL_MS: "1000",
+    // No upstream cache: each search asks the sources, so the replayed faults come after a number of searches (faults.ts).
+    HTTP_CACHE_TTL_MS: "0",
     LOG_LEVEL: "warn",
     SHUTDOWN_GRACE_MS: "10000",
   };
@@ -127,7 +125,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     name: options.name,
     base,
     pid: child.pid!,
-    pool: new Pool(base, { connections: options.connections }),
+    // No bound on connections: a request never queues in the harness behind a hung search, so its time is the server's.
+    pool: new Pool(base),
     memoryAfterGc: async () => {
       // Twice, a second apart: right after one collection V8 still holds the pages it is releasing
       // and the young generation it grew under load, which the second, on an idle process, gives back.

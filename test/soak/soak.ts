@@ -7,12 +7,12 @@
  * Schedule, as parts of the run (the replayed faults are counted in upstream asks, faults.ts):
  *   0.2  warm-up over: the clients are held while the replicas' memory is read, idle, after full
  *        collections (as before the load and after it: under load V8 holds a larger young generation)
- *   ~0.3 Sketchfab starts failing (500) on A; on B after twice as many asks, so that B, on its
- *        own, would still be asking it when A's breaker opens
+ *   ~0.3 Sketchfab starts failing (500) on both; once a replica reports it skipped, the other
+ *        must skip it too without asking it (watchBreakers), before Redis goes away
  *   ~0.4 ambientCG's search hangs on both
- *   0.5  Redis stopped (/ready 503 with REDIS_REQUIRED=true; requests go on, counted per replica)
- *   0.6  Redis started again on the same port
- *   0.7  a new data set published into DATA_DIR; both replicas must name it in /ready
+ *   0.6  Redis stopped (/ready 503 with REDIS_REQUIRED=true; requests go on, counted per replica)
+ *   0.7  Redis started again on the same port
+ *   0.8  a new data set published into DATA_DIR; both replicas must name it in /ready
  *   1.0  load stops; memory read again, idle, as at 0.2
  * and the kit's abel file is cut mid-body for a few downloads on each replica.
  */
@@ -56,21 +56,26 @@ export interface ReplicaFigures {
   warnings: Record<string, number>;
 }
 
-/** Whether B skipped the dead source without asking it once A's breaker had opened. */
+/**
+ * Whether a replica skipped the dead source without asking it, once one replica's searches
+ * reported it skipped (a breaker open): the one with the fewest failures of its own in a row,
+ * below the threshold of which its own breaker cannot have opened.
+ */
 export interface BreakerCheck {
-  /** Seconds into the load when A first reported the dead source skipped; undefined = never. */
-  openedOnA: number | undefined;
-  /** B's own failures of the dead source by then (its searches' reports): below the threshold, B's own breaker is closed. */
-  failuresOnB: number;
-  /** The dead source's status in B's probe searches. */
+  /** Seconds into the load when a replica first reported the dead source skipped, and which; undefined = never. */
+  opened: { at: number; on: string } | undefined;
+  /** The replica checked, and its own failures of the dead source in a row when it first skipped it (its searches' reports). */
+  other: string;
+  failures: number;
+  /** The dead source's status in its probe searches. */
   probes: string[];
-  /** B's searches that reached the dead source (its metrics, every query), before and after the probes. */
-  asksOnB: [number, number];
+  /** Its searches that reached the dead source (its metrics, every query), before and after the probes. */
+  asks: [number, number];
 }
 
 export interface SoakReport {
   options: SoakOptions;
-  plan: { A: FaultPlan; B: FaultPlan };
+  plan: FaultPlan;
   loadSeconds: number;
   tally: Tally;
   replicas: ReplicaFigures[];
@@ -80,15 +85,18 @@ export interface SoakReport {
   events: { at: number; what: string }[];
 }
 
+/** Each replica gets the paced requests (mix.ts) once this often, so an ask of the faulty URLs is this much time. */
+const PACE_MS = 1000;
+
 /**
- * The fault plans of A and B for a run of `seconds` with `clients`: a search URL is asked about
- * once a second (faults.ts); a replica serves a kit zip 0.4 to 0.7 times a second per client
- * here (two shared cores), so the cut comes a fifth to a third into the run.
+ * The fault plan of a run of `seconds` with `clients`: the paced asks put the failure and the hang
+ * at 0.3 and 0.4 of the run (a little later: the warm-up's reading holds them). The kit's file is
+ * asked once per kit zip, which a replica serves 0.2 to 0.7 times a second per client here (two
+ * shared cores, busy or not): the cut comes in the first third of the run.
  */
-export function faultPlans(seconds: number, clients: number): { A: FaultPlan; B: FaultPlan } {
-  const cutAfter = Math.ceil((seconds * clients) / 8);
-  const A = { deadAfter: Math.ceil(0.3 * seconds), hungAfter: Math.ceil(0.4 * seconds), cutAfter, cuts: 3 };
-  return { A, B: { ...A, deadAfter: 2 * A.deadAfter } };
+export function faultPlan(seconds: number, clients: number): FaultPlan {
+  const asks = (part: number) => Math.ceil((part * seconds * 1000) / PACE_MS);
+  return { deadAfter: asks(0.3), hungAfter: asks(0.4), cutAfter: Math.ceil((seconds * clients) / 16), cuts: 3 };
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
@@ -98,13 +106,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   try {
     const dataDir = join(dir, "data");
     const from = copyData(dataDir);
-    const plan = faultPlans(options.seconds, options.clients);
+    const plan = faultPlan(options.seconds, options.clients);
     redis = await startRedis();
-    const common = { dataDir, redisUrl: redis.url, connections: options.clients };
-    const [a, b] = await Promise.all([
-      startReplica({ ...common, name: "A", replayDir: replayFolder(join(dir, "replay-a"), plan.A) }),
-      startReplica({ ...common, name: "B", replayDir: replayFolder(join(dir, "replay-b"), plan.B) }),
-    ]);
+    // One folder: each replica counts its own asks, as each has its own connections to a site.
+    const common = { dataDir, replayDir: replayFolder(join(dir, "replay"), plan), redisUrl: redis.url };
+    const [a, b] = await Promise.all([startReplica({ ...common, name: "A" }), startReplica({ ...common, name: "B" })]);
     started.push(a!, b!);
     const replicas = [a!, b!];
     const figures = new Map(replicas.map((r) => [r.name, blankFigures(r.name)]));
@@ -126,12 +132,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const held = now();
       await load.quiet(() => Promise.all(replicas.map(async (r) => (fig(r).memory.warm = await r.memoryAfterGc()))));
       note(`warm-up over: load held ${(now() - held).toFixed(1)} s for the memory reading`);
-      await at(0.5);
-      redis = await redisOutage(redis!, context, fig, 0.6 * options.seconds);
-      await at(0.7);
+      await at(0.6);
+      redis = await redisOutage(redis!, context, fig, 0.7 * options.seconds);
+      await at(0.8);
       return publish(dataDir, context, fig);
     };
-    const [, breaker, to] = await Promise.all([load.run(options.clients, () => endAt), watchBreakers(context), schedule()]);
+    const [, , breaker, to] = await Promise.all([load.run(options.clients, () => endAt), load.pace(PACE_MS, () => endAt), watchBreakers(context), schedule()]);
     const loadSeconds = now();
     note("load stopped");
 
@@ -226,37 +232,32 @@ async function publish(dataDir: string, { replicas, note, now }: Context, fig: (
   return set;
 }
 
-/** The dead source's failures (error, timeout) in one replica's searches for its query. */
-const failuresOf = (load: Load, replica: string) => {
-  const counts = load.tally.reported[replica]?.[DEAD.source] ?? {};
-  return (counts.error ?? 0) + (counts.timeout ?? 0);
-};
-
 /**
- * Waits until A reports the dead source skipped (its breaker open), then asks B: B's own failures
- * must be below the threshold (its own breaker cannot be open), and B's searches must report the
- * source skipped while B's count of searches that reached it stays put.
+ * Waits until a replica reports the dead source skipped (a breaker open), then asks the replica
+ * with the fewest failures of its own in a row (below the threshold, its own breaker cannot have
+ * opened): its searches must report the source skipped while its count of searches that reached
+ * the source stays put.
  */
 async function watchBreakers({ replicas, load, note, now, endAt }: Context): Promise<BreakerCheck> {
-  const b = replicas[1]!;
-  const check: BreakerCheck = { openedOnA: undefined, failuresOnB: 0, probes: [], asksOnB: [0, 0] };
-  while (!load.tally.reported.A?.[DEAD.source]?.skipped) {
-    if (performance.now() > endAt) return check;
-    await sleep(250);
-  }
-  check.openedOnA = now();
-  note(`${DEAD.source}'s breaker open on A (A reports it skipped)`);
-  await sleep(1000); // B's searches in flight when it opened finish
-  const asks = () => b.counter(METRIC.sourceRequests, { source: DEAD.source });
-  check.failuresOnB = failuresOf(load, b.name);
+  const check: BreakerCheck = { opened: undefined, other: "", failures: 0, probes: [], asks: [0, 0] };
+  const skipping = () => replicas.find((r) => load.tally.reported[r.name]?.[DEAD.source]?.skipped);
+  for (; !skipping(); await sleep(250)) if (performance.now() > endAt) return check;
+  check.opened = { at: now(), on: skipping()!.name };
+  note(`${check.opened.on} reports ${DEAD.source} skipped: a breaker is open`);
+  await sleep(1000); // searches in flight when it opened finish
+  const failures = (r: Replica) => load.tally.failuresInARow(r.name, DEAD.source);
+  const other = [...replicas].sort((x, y) => failures(x) - failures(y))[0]!;
+  const asks = () => other.counter(METRIC.sourceRequests, { source: DEAD.source });
+  check.other = other.name;
+  check.failures = failures(other);
   const before = await asks();
   for (let i = 0; i < 3; i++) {
-    const answer = await load.send(b, searchFor(DEAD.query));
+    const answer = await load.send(other, searchFor(DEAD.query));
     check.probes.push(answer?.providers.find((p) => p.provider === DEAD.source)?.status ?? "no answer");
     await sleep(500);
   }
-  check.asksOnB = [before, await asks()];
-  note(`B probed: ${DEAD.source} ${check.probes.join(", ")}`);
+  check.asks = [before, await asks()];
+  note(`${other.name} probed: ${DEAD.source} ${check.probes.join(", ")}`);
   return check;
 }
 

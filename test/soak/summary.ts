@@ -21,8 +21,8 @@ export function printSummary(report: SoakReport): string {
   const widths = [8, 7, 8, 8, 0];
   const lines = [
     `soak: ${options.seconds} s of load (the last answer at ${report.loadSeconds.toFixed(1)} s), ${options.clients} clients, 2 replicas (server/main.ts), a real redis-server, all on 127.0.0.1`,
-    `faults: ${DEAD.source} fails after ${report.plan.A.deadAfter} asks on A, ${report.plan.B.deadAfter} on B; ${HUNG.source}'s search hangs after ${report.plan.A.hungAfter}; ` +
-      `${CUT_FILE.source}'s abel file cut ${report.plan.A.cuts}× after ${report.plan.A.cutAfter} downloads on each`,
+    `faults, counted in each replica's upstream asks: ${DEAD.source} fails after ${report.plan.deadAfter}; ${HUNG.source}'s search hangs after ${report.plan.hungAfter}; ` +
+      `${CUT_FILE.source}'s abel file cut ${report.plan.cuts}× after ${report.plan.cutAfter} downloads`,
     "timeline:",
     ...[...report.events, ...tally.firsts].sort((a, b) => a.at - b.at).map((e) => `  ${e.at.toFixed(1).padStart(6)} s  ${e.what}`),
     `requests: ${tally.requests}  statuses: ${counts(tally.statuses)}  (502: ${tally.documented502} documented, ${DEAD.source}'s asset after it died)`,
@@ -34,6 +34,8 @@ export function printSummary(report: SoakReport): string {
       ),
     ),
     row(["all", all.length, ms(quantile(all, 0.5)), ms(quantile(all, 0.99)), ""], widths),
+    "slowest answers:",
+    ...tally.slowest.map((a) => `  ${ms(a.ms).padStart(6)} ms  ${a.what}`),
     `searches reporting the faulty sources (their own queries): ${report.replicas.map((r) => `${r.name} ${DEAD.source} ${counts(tally.reported[r.name]?.[DEAD.source] ?? {})}, ${HUNG.source} ${counts(tally.reported[r.name]?.[HUNG.source] ?? {})}`).join("; ")}`,
     `zips: ${tally.wholeZips} whole, ${tally.truncated.length} truncated`,
     ...tally.truncated.map((t) => `  ${t.replica} ${t.kind} at ${t.at.toFixed(1)} s: ${t.why}`),
@@ -46,10 +48,10 @@ export function printSummary(report: SoakReport): string {
       const cell = (x: Memory) => `${mb(x.rss)} (${mb(x.heapUsed)} + ${mb(x.external)})`.padStart(22);
       return `  ${name.padEnd(4)}${[m.start, m.warm, m.end].map(cell).join("")}${mb(m.end.rss - m.warm.rss).padStart(10)}${mb(m.peakRss).padStart(10)}`;
     }),
-    breaker.openedOnA === undefined
-      ? `breakers: ${DEAD.source}'s never opened on A`
-      : `breakers: ${DEAD.source}'s opened on A at ${breaker.openedOnA.toFixed(1)} s; B (${breaker.failuresOnB} failures of its own) then reported it ` +
-        `${breaker.probes.join(", ")}, its searches reaching it ${breaker.asksOnB[1] - breaker.asksOnB[0]} times (${breaker.asksOnB.join(" → ")})`,
+    breaker.opened === undefined
+      ? `breakers: ${DEAD.source}'s never opened`
+      : `breakers: ${DEAD.source}'s open on ${breaker.opened.on} at ${breaker.opened.at.toFixed(1)} s; ${breaker.other} (${breaker.failures} failures of its own) then reported it ` +
+        `${breaker.probes.join(", ")}, its searches reaching it ${breaker.asks[1] - breaker.asks[0]} times (${breaker.asks.join(" → ")})`,
     `redis down: /ready ${report.replicas.map((r) => `${r.name} ${r.readyWithoutRedis?.status ?? "–"}`).join(", ")}; 200 again after ${report.replicas.map((r) => `${r.name} ${s(r.readyAgainAfter)}`).join(", ")}`,
     `data: ${report.data.from} → ${report.data.to}; named by /ready after ${report.replicas.map((r) => `${r.name} ${s(r.pickedUpAfter)}`).join(", ")}`,
     `replicas: ${report.replicas.map((r) => `${r.name} exit ${r.exitCode}, warnings ${counts(r.warnings)}, errors ${r.errors.length}`).join("; ")}`,
