@@ -1,8 +1,9 @@
 /**
  * The web app's pages and files as HTTP answers (server/routes/pages.ts): the security headers on
  * every page, compression and revalidation of the HTML, the bundle's year-long caching, the title,
- * description and link-preview tags of a search and of an asset, and the paths that must not be
- * served. What the pages do in a browser is test/e2e/'s.
+ * description and link-preview tags of a search, an asset, the sources, a source and the stats,
+ * an unknown source's 404, and the paths that must not be served. What the pages do in a browser
+ * is test/e2e/'s.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -34,7 +35,7 @@ describe("the pages", () => {
     expect(MANIFEST.styleHashes).toEqual([`sha256-${createHash("sha256").update(css).digest("base64")}`]);
   });
 
-  it.each(["/", "/?q=rock", `/?asset=${ARM_CHAIR}`, `/assets/${ARM_CHAIR}`])(
+  it.each(["/", "/?q=rock", `/?asset=${ARM_CHAIR}`, `/assets/${ARM_CHAIR}`, "/sources", "/sources/polyhaven", "/stats"])(
     "%s carries the policy, frame, referrer, nosniff and cache headers",
     async (path) => {
       const { get } = await testApp();
@@ -83,6 +84,41 @@ describe("the pages", () => {
     // The share link (/?asset=) names the asset page as the canonical one.
     const shared = await (await get(`/?asset=${ARM_CHAIR}`)).text();
     expect(shared).toContain(`<link rel="canonical" href="http://localhost/assets/${ARM_CHAIR}">`);
+  });
+
+  it("titles the sources, a source (with its census) and the stats, with link-preview tags", async () => {
+    const { get, published } = await testApp();
+    const sources = await (await get("/sources")).text();
+    expect(sources).toContain("<title>Sources · asset-search</title>");
+    const total = published.catalog.totals.listings;
+    expect(meta(sources, "description")).toContain(`${total.count.toLocaleString("en-US")}${total.atLeast ? "+" : ""} listings counted daily`);
+    expect(meta(sources, "og:url")).toBe("http://localhost/sources");
+
+    const polyHaven = await (await get("/sources/polyhaven")).text();
+    expect(polyHaven).toContain("<title>Poly Haven: census and history · asset-search</title>");
+    expect(meta(polyHaven, "og:title")).toBe("Poly Haven: census and history · asset-search");
+    expect(meta(polyHaven, "description")).toMatch(/^Poly Haven: [\d,]+ listings \([\d,]+ free\) of [a-z, ]+\. Its daily census/);
+    expect(polyHaven).toContain('<link rel="canonical" href="http://localhost/sources/polyhaven">');
+
+    const stats = await (await get("/stats")).text();
+    expect(stats).toContain("<title>Usage and health · asset-search</title>");
+    expect(meta(stats, "og:url")).toBe("http://localhost/stats");
+  });
+
+  it("answers an unknown source with a 404: the page for a browser, the API's JSON for any other client", async () => {
+    const { get } = await testApp();
+    const page = await get("/sources/nope", { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toBe(EXPECTED_PAGE_HEADERS["content-security-policy"]);
+    expect(page.headers.get("vary")).toBe("accept");
+    expect(await page.text()).toContain("<title>Source not found · asset-search</title>");
+    for (const accept of ["application/json", "*/*"]) {
+      const api = await get("/sources/nope", { headers: { accept } });
+      expect(api.status).toBe(404);
+      expect(api.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect((await api.json()).error).toBe('no source "nope": /v1/providers lists them');
+    }
   });
 
   it("escapes what the address brings into the page", async () => {

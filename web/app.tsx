@@ -1,17 +1,27 @@
 /**
- * The app's two places: the search (`/`, its whole state in the query string, an asset open over it
- * with `?asset=<id>`, which is every asset's `shareUrl`) and an asset's own page (`/assets/<id>`).
+ * The app's places: the search (`/`, its whole state in the query string, an asset open over it
+ * with `?asset=<id>`, which is every asset's `shareUrl`), an asset's own page (`/assets/<id>`),
+ * and the pages around the search: the sources (`/sources`), one source (`/sources/<id>`) and
+ * the usage statistics (`/stats`).
  */
 import { AssetPage } from "./asset/page.tsx";
 import { useLocation } from "./lib/location.ts";
 import { SearchPage } from "./search/page.tsx";
+import { SourcesPage } from "./sources/list-page.tsx";
+import { SourcePage } from "./sources/source-page.tsx";
+import { StatsPage } from "./stats/page.tsx";
 
 const ASSET_PAGE = "/assets/";
+const SOURCE_PAGE = "/sources/";
 
 export function App() {
   const location = useLocation();
   if (location.pathname.startsWith(ASSET_PAGE)) {
     return <AssetPage id={decodeURIComponent(location.pathname.slice(ASSET_PAGE.length))} />;
   }
+  const path = location.pathname;
+  if (path === "/sources") return <SourcesPage location={location} />;
+  if (path.startsWith(SOURCE_PAGE)) return <SourcePage id={decodeURIComponent(path.slice(SOURCE_PAGE.length))} location={location} />;
+  if (path === "/stats") return <StatsPage location={location} />;
   return <SearchPage location={location} />;
 }

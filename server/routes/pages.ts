@@ -1,10 +1,11 @@
 /**
  * The web app's pages and files: `/` (the search; `?asset=<id>` opens an asset over it, which is
- * every asset's shareUrl), `/assets/<id>` (an asset's own page) and `/static/<file>` (the bundle,
- * server/web/bundle.ts). Each page is the same shell with its own title, description and preview
- * tags (server/web/meta.ts); the script renders the rest.
+ * every asset's shareUrl), `/assets/<id>` (an asset's own page), `/sources`, `/sources/<id>` and
+ * `/stats` (the pages around the search) and `/static/<file>` (the bundle, server/web/bundle.ts).
+ * Each page is the same shell with its own title, description and preview tags
+ * (server/web/meta.ts); the script renders the rest.
  */
-import type { H3Event } from "h3";
+import { type H3Event, HTTPResponse } from "h3";
 import type { AppDeps } from "../context.ts";
 import { publicBase } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -12,7 +13,7 @@ import { type StaticFile, serveFile, staticFile } from "../static/file.ts";
 import { counted } from "../stats/hooks.ts";
 import { bundleFile, readManifest, type WebManifest } from "../web/bundle.ts";
 import { BUNDLE_CACHE, PAGE_CACHE, pageHeaders } from "../web/headers.ts";
-import { assetMeta, searchMeta } from "../web/meta.ts";
+import { assetMeta, searchMeta, sourceMeta, sourcesMeta, statsMeta } from "../web/meta.ts";
 import { type PageMeta, renderShell } from "../web/shell.ts";
 import { get, PAGE } from "./route.ts";
 
@@ -34,7 +35,12 @@ async function sendPage(event: H3Event, meta: PageMeta, status = 200): Promise<u
   const built = bundle();
   for (const [name, value] of Object.entries(pageHeaders(built))) event.res.headers.set(name, value);
   const html = renderShell(meta, built);
-  if (status !== 200) return new Response(html, { status, headers: { "content-type": HTML, "cache-control": PAGE_CACHE } });
+  if (status !== 200) {
+    // Staged with the page's own headers, which h3 writes with an HTTPResponse (a plain Response would drop them).
+    event.res.headers.set("content-type", HTML);
+    event.res.headers.set("cache-control", PAGE_CACHE);
+    return new HTTPResponse(html, { status });
+  }
   const file: StaticFile = await staticFile(new TextEncoder().encode(html), { type: HTML, compress: true });
   return serveFile(event, file, PAGE_CACHE);
 }
@@ -53,6 +59,39 @@ export const searchPageRoute = get("/", PAGE, (deps) => (event) => {
 });
 
 export const assetPageRoute = get("/assets/{id}", PAGE, (deps) => (event, id) => counted(event, page(event, deps, id), () => deps.usage.pageView()));
+
+export const sourcesPageRoute = get(
+  "/sources",
+  PAGE,
+  (deps) => (event) => counted(event, sendPage(event, sourcesMeta(publicBase(deps, event), deps)), () => deps.usage.pageView()),
+);
+
+/** A source the registry does not hold: the page saying so for a browser, the API's JSON error for any other client. */
+async function sourcePage(event: H3Event, deps: AppDeps, rawId: string): Promise<unknown> {
+  const base = publicBase(deps, event);
+  const id = decodedOrRaw(rawId);
+  const meta = sourceMeta(base, id, deps);
+  if (meta) return sendPage(event, meta);
+  event.res.headers.set("vary", "accept");
+  if (!event.req.headers.get("accept")?.includes("text/html")) throw new ApiError(404, `no source "${id}": /v1/providers lists them`);
+  return sendPage(event, { ...sourcesMeta(base, deps), title: "Source not found · asset-search" }, 404);
+}
+
+const decodedOrRaw = (id: string) => {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+};
+
+export const sourcePageRoute = get("/sources/{id}", PAGE, (deps) => (event, id) => counted(event, sourcePage(event, deps, id), () => deps.usage.pageView()));
+
+export const statsPageRoute = get(
+  "/stats",
+  PAGE,
+  (deps) => (event) => counted(event, sendPage(event, statsMeta(publicBase(deps, event))), () => deps.usage.pageView()),
+);
 
 export const staticRoute = get("/static/**", PAGE, () => async (event) => {
   const file = await bundleFile(decodeURIComponent(event.url.pathname.slice(STATIC.length)));

@@ -11,7 +11,7 @@ import { assetRoute, filesRoute } from "./assets.ts";
 import { creditsRoute } from "./credits.ts";
 import { downloadRoute } from "./download.ts";
 import { kitRoute } from "./kit.ts";
-import { assetPageRoute, searchPageRoute, staticRoute } from "./pages.ts";
+import { assetPageRoute, searchPageRoute, sourcePageRoute, sourcesPageRoute, staticRoute, statsPageRoute } from "./pages.ts";
 import { publishedCatalogRoute, publishedHistoryRoute, publishedIndexRoute, publishedMetaRoute, SCHEMA_ROUTES } from "./publication.ts";
 import { rawFileRoute } from "./raw-file.ts";
 import { API, get, OPEN, type Route } from "./route.ts";
@@ -54,6 +54,9 @@ const statsRoute = get("/v1/stats", API, createStatsRoute, (statsOpenApiPaths()[
 export const ROUTES: readonly Route[] = [
   searchPageRoute,
   assetPageRoute,
+  sourcesPageRoute,
+  sourcePageRoute,
+  statsPageRoute,
   staticRoute,
   searchRoute,
   assetRoute,

@@ -2,9 +2,10 @@
  * What a page says of itself before its script runs: the title, description and preview image a
  * shared link shows in chat apps and search engines. An asset's come from the index when it holds
  * it (no upstream call), else from the source's details; a source that fails leaves the page
- * generic rather than failing it.
+ * generic rather than failing it. The sources' and the stats' pages say what they hold, with the
+ * census's numbers where it has them.
  */
-import type { Asset } from "../../core/schemas/index.ts";
+import type { Asset, CountWithBound } from "../../core/schemas/index.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { fetchDetails, parseAssetId } from "../service/assets.ts";
@@ -49,5 +50,44 @@ export async function assetMeta(base: string, rawId: string, deps: AppDeps, sign
     description: shorten(asset.description ? `${asset.description} ${facts}` : facts),
     url,
     ...(asset.thumbnailUrl ? { image: `${base}/v1/assets/${encodeURIComponent(ref.id)}/thumbnail?w=640` } : {}),
+  };
+}
+
+/** Numbers in descriptions are written one way, whoever asks: "316,124+". */
+const count = (c: CountWithBound) => `${c.count.toLocaleString("en-US")}${c.atLeast ? "+" : ""}`;
+
+/** `/sources`: the registry, with the census's total when one is published. */
+export function sourcesMeta(base: string, deps: AppDeps): PageMeta {
+  const catalog = deps.published.catalog;
+  const listings = catalog ? `, ${count(catalog.totals.listings)} listings counted daily` : "";
+  return {
+    title: `Sources · ${SITE}`,
+    description: `The ${deps.sources.length} asset sites ${SITE} searches${listings}: each one's types, pricing, licence, access, direct downloads and health.`,
+    url: `${base}/sources`,
+  };
+}
+
+/** `/sources/<id>`; undefined when the registry holds no such source. */
+export function sourceMeta(base: string, id: string, deps: AppDeps): PageMeta | undefined {
+  const source = deps.sources.find((s) => s.id === id);
+  if (!source) return undefined;
+  const census = deps.published.catalog?.sources.find((c) => c.id === id);
+  const free = census?.free !== undefined ? ` (${count({ count: census.free })} free)` : "";
+  const held = census ? `${count({ count: census.total, atLeast: census.atLeast })} ${census.unit === "packs" ? "packs" : "listings"}${free} of ` : "";
+  return {
+    title: `${source.name}: census and history · ${SITE}`,
+    description: shorten(
+      `${source.name}: ${held}${source.assetTypes.join(", ")}. Its daily census and history, licence, access and example searches on ${SITE}.`,
+    ),
+    url: `${base}/sources/${encodeURIComponent(id)}`,
+  };
+}
+
+/** `/stats`. */
+export function statsMeta(base: string): PageMeta {
+  return {
+    title: `Usage and health · ${SITE}`,
+    description: `How ${SITE} is used (searches by surface, client and type filter, MCP tools, downloads), how each live source answers, and the daily census over time.`,
+    url: `${base}/stats`,
   };
 }

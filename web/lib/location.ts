@@ -9,9 +9,12 @@ const CHANGED = "app:navigate";
 
 export function navigate(href: string, options: { replace?: boolean } = {}): void {
   if (href === location.pathname + location.search) return;
+  // Another page starts at its top, as after a link; Back returns to where the reader was (the browser restores it).
+  const otherPage = new URL(href, location.href).pathname !== location.pathname;
   if (options.replace) history.replaceState(null, "", href);
   else history.pushState(null, "", href);
   dispatchEvent(new Event(CHANGED));
+  if (otherPage && !options.replace) scrollTo(0, 0);
 }
 
 /** The current address, re-read on every navigate and on Back and Forward. */

@@ -11,7 +11,8 @@ import { MODE_NAMES, TYPE_NAMES } from "./labels.ts";
 
 const counted = (c: CountWithBound) => `${c.count.toLocaleString()}${c.atLeast ? "+" : ""}`;
 
-const HOW: Record<NonNullable<Provider["mode"]>, string> = {
+/** How each mode of source is searched, in words (also on the sources' pages). */
+export const HOW: Record<NonNullable<Provider["mode"]>, string> = {
   indexed: "crawled daily into this service's index, searched at once",
   live: "asked live, through the site's own search, at every search",
   link: "not searched here: the site refuses robots, so results link to its own search",

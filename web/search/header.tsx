@@ -1,6 +1,7 @@
-/** The page's header: the product's name (home), the search box and a few example searches. */
+/** The page's header: the product's name (home), the site's navigation, the search box and a few example searches. */
 import { useEffect, useState } from "preact/hooks";
 import { followInApp, navigate } from "../lib/location.ts";
+import { SiteNav } from "../lib/site-header.tsx";
 import { withParams } from "./query.ts";
 
 /** Searches that show what the sources hold: a model, a texture, an HDRI, a font. */
@@ -22,6 +23,7 @@ export function SearchHeader({ url, q }: { url: URL; q: string }) {
             asset-search
           </a>
         </h1>
+        <SiteNav path={url.pathname} />
         {/* biome-ignore lint/a11y/useSemanticElements: <search> is newer than Safari 16.4, which the bundle still serves */}
         <form class="search-form" role="search" action="/" onSubmit={submit}>
           <label class="visually-hidden" for="search-box">

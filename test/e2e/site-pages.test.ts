@@ -1,0 +1,234 @@
+/**
+ * The pages around the search in a real browser (Debian's Chromium driven by playwright-core),
+ * against the whole app on loopback over the recordings: `/sources` lists every source of the
+ * registry with its census and sorts; `/sources/polyhaven` shows its census, its history as a
+ * chart and example searches that open the search page; `/stats` shows its usage windows, health
+ * and census charts; an unknown source is a 404 page. The history is a week of points made from
+ * the census, so the charts have days to draw. Each page passes axe-core (no critical or serious
+ * violation) at 1366 px and 390 px, light and dark, and its screenshots go to test/e2e/screenshots/.
+ *
+ * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
+ */
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Catalog, CatalogHistoryPoint, Provider, Stats } from "../../core/schemas/index.ts";
+import { listen, testApp } from "../helpers/app.ts";
+import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
+import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
+
+const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const DAYS = 7;
+
+let server: Awaited<ReturnType<typeof listen>>;
+let browser: Browser;
+let catalog: Catalog;
+let providers: Provider[];
+let points: CatalogHistoryPoint[];
+
+/** A week of history ending on the census's day, each earlier day a little smaller, one of them carried over for Poly Haven. */
+function week(today: CatalogHistoryPoint): CatalogHistoryPoint[] {
+  return Array.from({ length: DAYS }, (_, i) => {
+    const back = DAYS - 1 - i;
+    const scale = (n: number) => Math.round(n * (1 - back * 0.03));
+    const date = new Date(Date.parse(`${today.date}T00:00:00Z`) - back * 86_400_000).toISOString();
+    return {
+      ...today,
+      date: date.slice(0, 10),
+      countedAt: date,
+      listings: scale(today.listings),
+      free: scale(today.free),
+      cc0: scale(today.cc0),
+      directDownload: scale(today.directDownload),
+      sources: Object.fromEntries(Object.entries(today.sources).map(([id, n]) => [id, scale(n)])),
+      stale: back === 2 ? ["polyhaven"] : [],
+    };
+  });
+}
+
+beforeAll(async () => {
+  if (missingBrowser) return;
+  const { app, published, get } = await testApp();
+  points = week(published.history.points.at(-1)!);
+  published.history = { points };
+  catalog = (await (await get("/v1/catalog")).json()) as Catalog;
+  providers = ((await (await get("/v1/providers")).json()) as { providers: Provider[] }).providers;
+  server = await listen(app);
+  browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const screenshot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+const listed = (count: number, atLeast?: boolean) => `${count.toLocaleString("en-US")}${atLeast ? "+" : ""}`;
+
+/** Each page at rest: its data shown, its charts drawn. */
+const READY: Record<string, (page: Page) => Promise<unknown>> = {
+  "/sources": (page) => expect.poll(() => page.locator(".sources-table td.num").first().innerText()).not.toBe("—"),
+  "/sources/polyhaven": (page) => page.locator(".chart canvas").first().waitFor(),
+  "/stats": (page) => expect.poll(() => page.locator(".chart canvas").count()).toBe(4),
+};
+
+async function open(watched: WatchedPage, path: keyof typeof READY): Promise<void> {
+  await watched.page.goto(`${server.url}${path}`);
+  await READY[path]!(watched.page);
+  await watched.page.waitForLoadState("networkidle");
+}
+
+/** Headings from the top: one h1, and no level skipped on the way down. */
+async function expectHeadingsInOrder(page: Page): Promise<void> {
+  const levels = await page.locator("h1, h2, h3, h4").evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])));
+  expect(levels.filter((l) => l === 1)).toHaveLength(1);
+  expect(levels[0]).toBe(1);
+  for (let i = 1; i < levels.length; i++) expect(levels[i]!).toBeLessThanOrEqual(levels[i - 1]! + 1);
+}
+
+/** Every visible link, button and summary smaller than a 44 px target. */
+function smallTargets(page: Page): Promise<string[]> {
+  return page.locator("a, button, summary").evaluateAll((els) =>
+    els.flatMap((el) => {
+      const box = el.getBoundingClientRect();
+      if (!box.width || !box.height || el.closest(".visually-hidden")) return [];
+      return box.height < 44 || box.width < 44
+        ? [`${el.tagName.toLowerCase()} "${el.textContent?.trim()}" ${Math.round(box.width)}×${Math.round(box.height)}`]
+        : [];
+    }),
+  );
+}
+
+function expectClean(watched: WatchedPage): void {
+  expect(watched.problems).toEqual([]);
+  expect(watched.external).toEqual([]);
+}
+
+describe("the pages around the search in Chromium", () => {
+  it("/sources lists every source with its census, sorts, and opens a source whose example search opens the search page", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const { page } = watched;
+    await open(watched, "/sources");
+    expect(await page.title()).toBe("Sources · asset-search");
+    expect(await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Sources" }).getAttribute("aria-current")).toBe("page");
+
+    // Every source of the registry, with its census total where it is counted.
+    const rows = page.locator(".sources-table tbody tr");
+    expect(await rows.count()).toBe(providers.length);
+    for (const p of providers) {
+      const row = rows.filter({ has: page.getByRole("rowheader", { name: p.name, exact: true }) });
+      const census = catalog.sources.find((c) => c.id === p.id);
+      expect(await row.locator("td").first().innerText(), p.id).toContain(census ? listed(census.total, census.atLeast) : "—");
+    }
+    // Most listings first; a click on Free sorts by it, largest first, into the address.
+    const names = () => page.locator(".sources-table tbody th").allInnerTexts();
+    const byListings = [...catalog.sources].sort((a, b) => b.total - a.total);
+    expect((await names())[0]).toBe(byListings[0]!.name);
+    await page.getByRole("button", { name: /^Free/ }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe("?sort=free&order=descending");
+    const byFree = [...catalog.sources].filter((c) => c.free !== undefined).sort((a, b) => b.free! - a.free!);
+    expect((await names())[0]).toBe(byFree[0]!.name);
+    expect(await page.getByRole("columnheader", { name: /^Free/ }).getAttribute("aria-sort")).toBe("descending");
+    await expectHeadingsInOrder(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "sources-1366");
+
+    // A source's page: its census, its history as a chart with the numbers as a table, its searches.
+    await page.getByRole("link", { name: "Poly Haven", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Poly Haven" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/sources/polyhaven");
+    await READY["/sources/polyhaven"]!(page);
+    const polyHaven = catalog.sources.find((c) => c.id === "polyhaven")!;
+    expect(await page.locator(".totals").innerText()).toContain(listed(polyHaven.total));
+    expect(await page.getByRole("table", { name: "By type" }).innerText()).toContain("Textures");
+    expect(await page.getByText(polyHaven.method).count()).toBe(1);
+    const history = page.getByRole("table", { name: "Listings, day by day" });
+    expect(await history.locator("tbody tr").count()).toBe(DAYS);
+    expect(await page.locator(".chart-value").innerText()).toContain(listed(polyHaven.total));
+    expect(await page.title()).toBe("Poly Haven: census and history · asset-search");
+    await expectHeadingsInOrder(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "source-polyhaven-1366");
+
+    await page.getByRole("link", { name: "Textures on Poly Haven" }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe("?type=texture&providers=polyhaven");
+    await expect.poll(() => page.locator(".result-count").innerText()).toMatch(/results/);
+    expect(await page.locator(".grid .card .source").first().innerText()).toBe("Poly Haven");
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("asset-search");
+    expectClean(watched);
+    await watched.context.close();
+  }, 60_000);
+
+  it("/stats shows the usage windows, the breakdowns, the sources' health and the census as charts", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const { page } = watched;
+    await open(watched, "/stats");
+    const stats = (await (await fetch(`${server.url}/v1/stats`)).json()) as Stats;
+    const usage = page.locator(".usage-table");
+    for (const w of stats.windows) expect(await usage.locator("thead").innerText()).toContain(w.label);
+    expect(await usage.getByRole("row", { name: /^Pages served/ }).innerText()).toMatch(/Pages served\s+[1-9]/);
+    expect(await page.locator(".health-table tbody tr").count()).toBe(stats.providers.length);
+    const charts = [
+      ["Listings", "listings"],
+      ["Free", "free"],
+      ["CC0", "cc0"],
+      ["Direct download", "directDownload"],
+    ] as const;
+    for (const [title, key] of charts) {
+      const table = page.getByRole("table", { name: `${title}, day by day` });
+      expect(await table.locator("tbody tr").count()).toBe(DAYS);
+      expect(await table.locator("tbody tr").last().locator("td").innerText()).toBe(listed(points.at(-1)![key]));
+    }
+    expect(await page.title()).toBe("Usage and health · asset-search");
+    await expectHeadingsInOrder(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "stats-1366");
+    expectClean(watched);
+    await watched.context.close();
+  }, 30_000);
+
+  it("each page fits 390 px with 44 px targets, and passes axe-core in light and dark", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const variants = [
+      { viewport: PHONE, colorScheme: "light" },
+      { viewport: PHONE, colorScheme: "dark" },
+      { viewport: DESKTOP, colorScheme: "dark" },
+    ] as const;
+    for (const { viewport, colorScheme } of variants) {
+      const watched = await watchedPage(browser, server.url, { viewport, colorScheme, ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}) });
+      const { page } = watched;
+      for (const path of Object.keys(READY)) {
+        await open(watched, path);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(viewport.width);
+        if (viewport === PHONE) expect(await smallTargets(page), path).toEqual([]);
+        expect(await axeViolations(page), `${path} ${colorScheme}`).toEqual([]);
+        await screenshot(page, `${path.slice(1).replace("/", "-")}-${viewport.width}${colorScheme === "dark" ? "-dark" : ""}`);
+      }
+      expectClean(watched);
+      await watched.context.close();
+    }
+  }, 60_000);
+
+  it("answers an unknown source with a 404 page that says so", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const watched = await watchedPage(browser, server.url, { viewport: PHONE });
+    const { page } = watched;
+    const res = await page.goto(`${server.url}/sources/no-such-source`);
+    expect(res?.status()).toBe(404);
+    await page.getByRole("heading", { level: 1, name: "No such source" }).waitFor();
+    expect(await page.getByRole("main").innerText()).toContain("no-such-source");
+    expect(await page.title()).toBe("Source not found · asset-search");
+    expect(await axeViolations(page)).toEqual([]);
+    // The page's own 404, which Chromium also logs, is the only thing amiss.
+    expect(watched.problems).toEqual([
+      `HTTP 404 for ${server.url}/sources/no-such-source`,
+      expect.stringMatching(/^console error: Failed to load resource: .* 404/),
+    ]);
+    await watched.context.close();
+  }, 20_000);
+});
