@@ -1,9 +1,9 @@
 /**
  * `npm run bench:web`: the web app as a visitor's browser gets it, against whatever web/ holds now.
  * - Lighthouse 12 (performance, accessibility, best practices, SEO; the target is 95 in each) on
- *   `/`, a results page and an asset page, with its desktop config and its default one (a
- *   throttled phone), one run each: throttling is simulated from the trace, so the scores say how
- *   the page would load on that device, not on this machine's loopback.
+ *   `/`, a results page, an asset page, the sources, a source and the stats, with its desktop
+ *   config and its default one (a throttled phone), one run each: throttling is simulated from the
+ *   trace, so the scores say how the page would load on that device, not on this machine's loopback.
  * - The bytes `/` transfers on load, as Chromium with an empty cache fetches it (headers plus the
  *   body as sent, with the Accept-Encoding the browser sends), until the network is idle: images
  *   (thumbnails) and the 3D viewer's chunk are left out (issue 26's budget: 100 KB).
@@ -27,7 +27,7 @@ import { CHROMIUM, missingBrowser } from "../test/helpers/chromium.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-const PAGES = ["/", "/?q=arm+chair", "/assets/polyhaven%3AArmChair_01"] as const;
+const PAGES = ["/", "/?q=arm+chair", "/assets/polyhaven%3AArmChair_01", "/sources", "/sources/polyhaven", "/stats"] as const;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 type Category = (typeof CATEGORIES)[number];
 const FORM_FACTORS = ["desktop", "mobile"] as const;
