@@ -75,27 +75,56 @@ const setOf = (origin: DataOrigin): { set?: string } => (origin.source === "dir"
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+function checksCounter(metrics: Metrics): Counter {
+  const counter = new Counter({
+    name: DATA_CHECKS_METRIC,
+    help: "Checks for a new publication (DATA_URL or DATA_DIR), by outcome (unchanged, updated, failed: the data in service stayed).",
+    labelNames: ["outcome"],
+    registers: [metrics.registry],
+  });
+  for (const outcome of CHECK_OUTCOMES) counter.inc({ outcome }, 0);
+  return counter;
+}
+
+function logSwap(log: Logger, origin: DataOrigin, next: Published, url: string | undefined): void {
+  const { documentCount: assets, builtAt } = next.index;
+  log.info(
+    { event: "data_swap", ...setOf(origin), ...(url ? { url } : {}), assets, builtAt },
+    `data: now serving ${assets} assets built ${builtAt} from ${url ?? "DATA_DIR"}`,
+  );
+}
+
+/** `run` one at a time: a call made while a run is under way gets the run that starts after it, shared with the calls made meanwhile. */
+function coalesced<T>(run: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  let queued: Promise<T> | undefined;
+  const call = (): Promise<T> => {
+    if (!running) {
+      running = run().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    queued ??= running.then(() => {
+      queued = undefined;
+      return call();
+    });
+    return queued;
+  };
+  return call;
+}
+
 export function followData(options: FollowOptions): DataFollower {
   const { published, source, pollSeconds } = options;
   const now = options.now ?? (() => new Date());
   const log = options.log ?? noLog;
-  const where = options.url ? options.url : "DATA_DIR";
-  const counter = options.metrics
-    ? new Counter({
-        name: DATA_CHECKS_METRIC,
-        help: "Checks for a new publication (DATA_URL or DATA_DIR), by outcome (unchanged, updated, failed: the data in service stayed).",
-        labelNames: ["outcome"],
-        registers: [options.metrics.registry],
-      })
-    : undefined;
-  for (const outcome of CHECK_OUTCOMES) counter?.inc({ outcome }, 0);
+  const where = options.url ?? "DATA_DIR";
+  const counter = options.metrics && checksCounter(options.metrics);
 
   let inService = { origin: options.origin, loadedAt: now().toISOString() };
   let loaded = options.loaded ?? true;
   let lastCheckAt: string | null = null;
   let lastError: { at: string; message: string } | null = null;
-  let running: Promise<CheckOutcome> | undefined;
-  let queued: Promise<CheckOutcome> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let watcher: { close(): void } | undefined;
   let stopped = false;
@@ -113,16 +142,7 @@ export function followData(options: FollowOptions): DataFollower {
         change.commit();
         inService = { origin: change.origin, loadedAt: now().toISOString() };
         loaded = true;
-        log.info(
-          {
-            event: "data_swap",
-            ...setOf(change.origin),
-            ...(options.url ? { url: options.url } : {}),
-            assets: next.index.documentCount,
-            builtAt: next.index.builtAt,
-          },
-          `data: now serving ${next.index.documentCount} assets built ${next.index.builtAt} from ${where}`,
-        );
+        logSwap(log, change.origin, next, options.url);
       }
       outcome = change ? "updated" : "unchanged";
       lastError = null;
@@ -136,19 +156,7 @@ export function followData(options: FollowOptions): DataFollower {
     return outcome;
   }
 
-  function checkNow(): Promise<CheckOutcome> {
-    if (!running) {
-      running = check().finally(() => {
-        running = undefined;
-      });
-      return running;
-    }
-    queued ??= running.then(() => {
-      queued = undefined;
-      return checkNow();
-    });
-    return queued;
-  }
+  const checkNow = coalesced(check);
 
   function schedule(): void {
     timer = setTimeout(() => {

@@ -56,6 +56,38 @@ const header = (res: Dispatcher.ResponseData, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 };
 
+/** A GET that answered 2xx or 304; anything else throws, naming the URL and the status. */
+async function getOk(dispatcher: Dispatcher, userAgent: string, url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
+  const res = await request(url, { dispatcher, headers: { "user-agent": userAgent, ...headers } });
+  if (res.statusCode === 304 || (res.statusCode >= 200 && res.statusCode < 300)) return res;
+  res.body.resume();
+  throw new Error(`GET ${url} answered HTTP ${res.statusCode}`);
+}
+
+/** Writes `url`'s body to `path` through a `.part` file, checking the meta's size and sha256 of `name` as it comes; nothing is kept on a throw. */
+async function saveChecked(url: string, body: Dispatcher.ResponseData["body"], path: string, meta: IndexMeta, name: string): Promise<void> {
+  const want = listedFile(meta, name);
+  const partial = `${path}.part`;
+  const hash = createHash("sha256");
+  let size = 0;
+  const check = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > want.bytes) return done(new Error(`${url} is larger than ${want.bytes} bytes`));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, check, createWriteStream(partial));
+    checkFileInfo(meta, name, { bytes: size, sha256: hash.digest("hex") });
+    renameSync(partial, path);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  }
+}
+
 export function urlSource(base: string, options: Options): DataSource & { close(): Promise<void> } {
   const folder = `${base}/v${PUBLICATION_VERSION}`;
   const dispatcher = new Agent({
@@ -68,12 +100,7 @@ export function urlSource(base: string, options: Options): DataSource & { close(
   /** This server's own folder under DATA_CACHE_DIR, made on the first download. */
   let cacheDir: string | undefined;
 
-  async function get(url: string, headers: Record<string, string> = {}): Promise<Dispatcher.ResponseData> {
-    const res = await request(url, { dispatcher, headers: { "user-agent": options.userAgent, ...headers } });
-    if (res.statusCode === 304 || (res.statusCode >= 200 && res.statusCode < 300)) return res;
-    res.body.resume();
-    throw new Error(`GET ${url} answered HTTP ${res.statusCode}`);
-  }
+  const get = (url: string, headers: Record<string, string> = {}) => getOk(dispatcher, options.userAgent, url, headers);
 
   async function file(name: string, max: number): Promise<Buffer> {
     const url = `${folder}/${name}`;
@@ -92,26 +119,8 @@ export function urlSource(base: string, options: Options): DataSource & { close(
     const path = join(cacheDir, `${want.sha256}.db`);
     if (existsSync(path)) return path;
     const url = `${folder}/${name}`;
-    const partial = `${path}.part`;
-    const hash = createHash("sha256");
-    let size = 0;
-    const check = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        if (size > want.bytes) return done(new Error(`${url} is larger than ${want.bytes} bytes`));
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
-    try {
-      await pipeline((await get(url)).body, check, createWriteStream(partial));
-      checkFileInfo(meta, name, { bytes: size, sha256: hash.digest("hex") });
-      renameSync(partial, path);
-      return path;
-    } catch (err) {
-      rmSync(partial, { force: true });
-      throw err;
-    }
+    await saveChecked(url, (await get(url)).body, path, meta, name);
+    return path;
   }
 
   /** Removes the downloaded files but the one in service (a file still open stays readable to its reader until closed). */
