@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type H3, serve } from "h3";
@@ -33,6 +33,11 @@ export function createDeps(
   log: Logger = createLogger(config.logLevel),
   shared?: Pick<SharedState, "cache" | "breakers">,
 ): AppDeps {
+  if (config.replayDir && !statSync(config.replayDir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ConfigError(
+      `ASSET_SERVER_REPLAY=${config.replayDir} is not a folder: set it to a folder of recordings (the project's are in test/fixtures), or unset it to ask the real sites`,
+    );
+  }
   const runtime = createRuntime(config, { sharedCache: shared?.cache });
   // The pointer is read before the set, so that a switch between the two reads is seen by the next check.
   const set = currentSet(config.dataDir);

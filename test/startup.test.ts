@@ -99,6 +99,12 @@ describe("start-up errors", () => {
     );
   });
 
+  it("ASSET_SERVER_REPLAY naming no folder", async () => {
+    expect(oneLine(await run({ ASSET_SERVER_REPLAY: "/nonexistent" }))).toBe(
+      "asset-search: ASSET_SERVER_REPLAY=/nonexistent is not a folder: set it to a folder of recordings (the project's are in test/fixtures), or unset it to ask the real sites",
+    );
+  });
+
   it("DATA_DIR missing, or holding no published set", async () => {
     const fix =
       "build a set there with `npm run pipeline`, set DATA_DIR to a folder that holds one, or set DATA_URL to a publication to start empty and follow it";
