@@ -61,7 +61,7 @@ export function failures(report: SoakReport): string[] {
     const skipped = breaker.probes.every((s) => s === "skipped");
     if (breaker.failures >= BREAKER_THRESHOLD || !skipped || after !== before) {
       fail(
-        `breakers not shared: after ${DEAD.source}'s breaker opened on ${breaker.opened.on}, ${breaker.other} (with ${breaker.failures} failures of its own) ` +
+        `breakers not shared: after ${DEAD.source}'s breaker opened on ${breaker.opened.on}, ${breaker.other} (with ${breaker.failures} failed searches of its own in a row) ` +
           `reported it ${breaker.probes.join(", ")} and its searches reached it ${after - before} times (expected fewer than ${BREAKER_THRESHOLD} failures, skipped, 0)`,
       );
     }

@@ -50,7 +50,7 @@ export function printSummary(report: SoakReport): string {
     }),
     breaker.opened === undefined
       ? `breakers: ${DEAD.source}'s never opened`
-      : `breakers: ${DEAD.source}'s open on ${breaker.opened.on} at ${breaker.opened.at.toFixed(1)} s; ${breaker.other} (${breaker.failures} failures of its own) then reported it ` +
+      : `breakers: ${DEAD.source}'s open on ${breaker.opened.on} at ${breaker.opened.at.toFixed(1)} s; ${breaker.other} (${breaker.failures} failed searches of its own in a row) then reported it ` +
         `${breaker.probes.join(", ")}, its searches reaching it ${breaker.asks[1] - breaker.asks[0]} times (${breaker.asks.join(" → ")})`,
     `redis down: /ready ${report.replicas.map((r) => `${r.name} ${r.readyWithoutRedis?.status ?? "–"}`).join(", ")}; 200 again after ${report.replicas.map((r) => `${r.name} ${s(r.readyAgainAfter)}`).join(", ")}`,
     `data: ${report.data.from} → ${report.data.to}; named by /ready after ${report.replicas.map((r) => `${r.name} ${s(r.pickedUpAfter)}`).join(", ")}`,
