@@ -86,6 +86,37 @@ export async function build(root, outdir = "dist") {
   const target = join(root, outdir);
   const temporary = `${target}.tmp-${process.pid}`;
   rmSync(temporary, { recursive: true, force: true });
+  try {
+    await buildInto(root, outdir, temporary, startedAt);
+  } catch (err) {
+    // A failed build leaves nothing behind: the next one starts clean and dist/ stays as it was.
+    rmSync(temporary, { recursive: true, force: true });
+    throw err;
+  }
+  const old = `${target}.old-${process.pid}`;
+  rmSync(old, { recursive: true, force: true });
+  try {
+    renameSync(target, old);
+  } catch {
+    // No earlier build, or another process is swapping its own in.
+  }
+  try {
+    renameSync(temporary, target);
+  } catch {
+    // Another process's build landed first; it was built from the same sources.
+    rmSync(temporary, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * The server, the command line and the web app into `temporary`, the stamp written last.
+ * @param {string} root
+ * @param {string} outdir
+ * @param {string} temporary
+ * @param {number} startedAt
+ */
+async function buildInto(root, outdir, temporary, startedAt) {
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.entries(ENTRIES).map(([out, input]) => ({ in: input, out })),
@@ -111,20 +142,6 @@ export async function build(root, outdir = "dist") {
     outputs: [...Object.keys(ENTRIES).map((name) => `${outdir}/${name}.js`), `${outdir}/web/${WEB_MANIFEST}`],
   };
   writeFileSync(join(temporary, STAMP), `${JSON.stringify(stamp, null, 2)}\n`);
-  const old = `${target}.old-${process.pid}`;
-  rmSync(old, { recursive: true, force: true });
-  try {
-    renameSync(target, old);
-  } catch {
-    // No earlier build, or another process is swapping its own in.
-  }
-  try {
-    renameSync(temporary, target);
-  } catch {
-    // Another process's build landed first; it was built from the same sources.
-    rmSync(temporary, { recursive: true, force: true });
-  }
-  rmSync(old, { recursive: true, force: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -109,6 +109,16 @@ describe("the freshness check, in a scratch package", () => {
     utimesSync(join(root, file), after, after);
   };
 
+  it("leaves nothing behind when a build fails, and the build before it in place", async () => {
+    const root = scratchPackage();
+    await build(root);
+    const before = stampOf(root);
+    writeFileSync(join(root, "server/word.ts"), "export const word: string = ;\n");
+    await expect(build(root)).rejects.toThrow();
+    expect(readdirSync(root).filter((name) => name.startsWith("dist"))).toEqual(["dist"]);
+    expect(stampOf(root)).toEqual(before);
+  });
+
   it("builds when dist/ is missing, not when nothing changed, and again after a source change", async () => {
     const root = scratchPackage();
     const said = vi.spyOn(console, "error").mockImplementation(() => {});
