@@ -173,7 +173,8 @@ async function searchLive(source: LiveSource, query: SourceQuery, deps: SearchDe
     const gone = cancelled();
     if (gone) return gone;
     // A query replay mode has no recording of says nothing about the site's health.
-    if (!isUnrecorded(err)) breaker.failure();
+    if (isUnrecorded(err)) breaker.release();
+    else breaker.failure();
     const failure = toSourceError(source.id, err);
     const timeout = signal.aborted || failure.kind === "timeout";
     return {
