@@ -14,14 +14,24 @@ import { StatsPage } from "./stats/page.tsx";
 const ASSET_PAGE = "/assets/";
 const SOURCE_PAGE = "/sources/";
 
+/** A path segment as typed; a malformed escape (`%E0`) stays as it is, for the page to say there is no such thing. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function App() {
   const location = useLocation();
   if (location.pathname.startsWith(ASSET_PAGE)) {
     return <AssetPage id={decodeURIComponent(location.pathname.slice(ASSET_PAGE.length))} />;
   }
-  const path = location.pathname;
+  // The server answers `/stats/` as `/stats`, and so does the app.
+  const path = location.pathname.replace(/(.)\/$/, "$1");
   if (path === "/sources") return <SourcesPage location={location} />;
-  if (path.startsWith(SOURCE_PAGE)) return <SourcePage id={decodeURIComponent(path.slice(SOURCE_PAGE.length))} location={location} />;
+  if (path.startsWith(SOURCE_PAGE)) return <SourcePage id={decoded(path.slice(SOURCE_PAGE.length))} location={location} />;
   if (path === "/stats") return <StatsPage location={location} />;
   return <SearchPage location={location} />;
 }

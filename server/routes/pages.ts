@@ -69,7 +69,7 @@ export const sourcesPageRoute = get(
 /** A source the registry does not hold: the page saying so for a browser, the API's JSON error for any other client. */
 async function sourcePage(event: H3Event, deps: AppDeps, rawId: string): Promise<unknown> {
   const base = publicBase(deps, event);
-  const id = decodedOrRaw(rawId);
+  const id = decodedOrRaw(rawId).replace(/\/$/, "");
   const meta = sourceMeta(base, id, deps);
   if (meta) return sendPage(event, meta);
   event.res.headers.set("vary", "accept");

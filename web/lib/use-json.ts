@@ -29,3 +29,9 @@ export function useJson<T>(path: string, refreshMs?: number): JsonLoad<T> {
   }, [path, refreshMs]);
   return load;
 }
+
+/**
+ * Whether every load has answered or failed: a page shows its parts together once they have, so
+ * nothing on it moves as the answers arrive one by one (the layout shift a reader sees as a jump).
+ */
+export const settled = (...loads: JsonLoad<unknown>[]): boolean => loads.every((l) => l.data !== undefined || l.failed);

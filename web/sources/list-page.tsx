@@ -10,7 +10,7 @@ import { navigate } from "../lib/location.ts";
 import { counted, day } from "../lib/numbers.ts";
 import { useCatalog, useStats } from "../lib/site-data.ts";
 import { SiteHeader } from "../lib/site-header.tsx";
-import { useJson } from "../lib/use-json.ts";
+import { settled, useJson } from "../lib/use-json.ts";
 import { MODE_NAMES } from "../search/labels.ts";
 import { COLUMNS, type Column, type Direction, type SourceRow, sortRows } from "./columns.tsx";
 import { healthPeriod } from "./facts.ts";
@@ -56,15 +56,17 @@ export function SourcesPage({ location }: { location: URL }) {
         </p>
         {providers.failed ? (
           <p class="problem">The list of sources is not available right now: try again in a moment.</p>
+        ) : !settled(providers, catalog, stats) ? (
+          <p class="summary" aria-busy="true">
+            Loading the sources…
+          </p>
         ) : (
           <>
-            <p class="summary" aria-live="polite">
-              {providers.data
-                ? `${rows.length} sources (${modes.join(", ")})${catalog.data ? `, ${counted(catalog.data.totals.listings.count, catalog.data.totals.listings.atLeast)} listings counted on ${day(catalog.data.countedAt)}` : ""}.`
-                : "Loading the sources…"}
+            <p class="summary">
+              {`${rows.length} sources (${modes.join(", ")})${catalog.data ? `, ${counted(catalog.data.totals.listings.count, catalog.data.totals.listings.atLeast)} listings counted on ${day(catalog.data.countedAt)}` : ""}.`}
             </p>
             <div class="table-scroll">
-              <table class="data-table sources-table" aria-busy={!providers.data}>
+              <table class="data-table sources-table">
                 <caption id="sources-caption" class="visually-hidden">
                   The sources, sorted by {column.label.toLowerCase()}, {direction}
                 </caption>

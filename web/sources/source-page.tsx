@@ -13,7 +13,7 @@ import { followInApp } from "../lib/location.ts";
 import { day, duration, percent } from "../lib/numbers.ts";
 import { useCatalog, useHistory, useStats } from "../lib/site-data.ts";
 import { SiteHeader } from "../lib/site-header.tsx";
-import { useJson } from "../lib/use-json.ts";
+import { settled, useJson } from "../lib/use-json.ts";
 import { HOW } from "../search/census.tsx";
 import { MODE_NAMES } from "../search/labels.ts";
 import { SourceCensusView } from "./census.tsx";
@@ -31,8 +31,7 @@ const FILTERING: Record<NonNullable<Provider["mode"]>, string> = {
   link: "Not searched here, so no filter applies: a search links to the site's own search with the same words.",
 };
 
-function History({ id, history }: { id: string; history: CatalogHistory | undefined }) {
-  if (!history) return <p class="muted">Loading the history…</p>;
+function History({ id, history }: { id: string; history: CatalogHistory }) {
   const points = history.points.filter((p) => p.sources[id] !== undefined);
   if (points.length === 0) return <p>No day of the census has counted it yet.</p>;
   const stale = points.filter((p) => p.stale?.includes(id)).map((p) => day(p.date));
@@ -136,7 +135,7 @@ export function SourcePage({ id, location }: { id: string; location: URL }) {
             <h1>No such source</h1>
             <p>There is no source “{id}” here: the link may be mistyped, or the source was removed.</p>
           </>
-        ) : !provider ? (
+        ) : !provider || !settled(catalog, history, stats) ? (
           <h1 aria-busy="true">Loading…</h1>
         ) : (
           <>
@@ -148,17 +147,15 @@ export function SourcePage({ id, location }: { id: string; location: URL }) {
               <h2 id="census-heading">Census</h2>
               {census ? (
                 <SourceCensusView census={census} level={3} />
-              ) : catalog.failed || catalog.data ? (
-                <p>{provider.mode === "link" ? "Not counted: the site refuses robots, so nothing of it is counted." : "The census has no numbers for it."}</p>
               ) : (
-                <p class="muted">Loading the census…</p>
+                <p>{provider.mode === "link" ? "Not counted: the site refuses robots, so nothing of it is counted." : "The census has no numbers for it."}</p>
               )}
             </section>
 
             {provider.mode !== "link" && (
               <section aria-labelledby="history-heading">
                 <h2 id="history-heading">History</h2>
-                {history.failed ? <p>The history is not available right now.</p> : <History id={id} history={history.data} />}
+                {history.data ? <History id={id} history={history.data} /> : <p>The history is not available right now.</p>}
               </section>
             )}
 
