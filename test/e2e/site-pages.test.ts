@@ -2,8 +2,8 @@
  * The pages around the search in a real browser (Debian's Chromium driven by playwright-core),
  * against the whole app on loopback over the recordings: `/sources` lists every source of the
  * registry with its census and sorts; `/sources/polyhaven` shows its census, its history as a
- * chart and example searches that open the search page; `/stats` shows its usage windows, health
- * and census charts; an unknown source is a 404 page. The history is a week of points made from
+ * chart and example searches that open the search page; `/stats` shows its usage windows (after
+ * one search), health and census charts; an unknown source is a 404 page. The history is a week of points made from
  * the census, so the charts have days to draw. Each page passes axe-core (no critical or serious
  * violation) at 1366 px and 390 px, light and dark, and its screenshots go to test/e2e/screenshots/.
  *
@@ -53,6 +53,8 @@ beforeAll(async () => {
   const { app, published, get } = await testApp();
   points = week(published.history.points.at(-1)!);
   published.history = { points };
+  // One search before any page asks for the stats (cached a minute): the breakdowns and the live sources' health have something to show.
+  await get("/v1/search?q=arm+chair&type=model");
   catalog = (await (await get("/v1/catalog")).json()) as Catalog;
   providers = ((await (await get("/v1/providers")).json()) as { providers: Provider[] }).providers;
   server = await listen(app);
@@ -68,11 +70,21 @@ afterAll(async () => {
 const screenshot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 const listed = (count: number, atLeast?: boolean) => `${count.toLocaleString("en-US")}${atLeast ? "+" : ""}`;
 
+/** Every chart scrolled to (a chart is drawn when it comes near the screen), and drawn. */
+async function chartsDrawn(page: Page, count: number): Promise<void> {
+  const charts = page.locator(".chart");
+  await expect.poll(() => charts.count()).toBe(count);
+  for (let i = 0; i < count; i++) {
+    await charts.nth(i).scrollIntoViewIfNeeded();
+    await charts.nth(i).locator("canvas").waitFor();
+  }
+}
+
 /** Each page at rest: its data shown, its charts drawn. */
 const READY: Record<string, (page: Page) => Promise<unknown>> = {
   "/sources": (page) => expect.poll(() => page.locator(".sources-table td.num").first().innerText()).not.toBe("—"),
-  "/sources/polyhaven": (page) => page.locator(".chart canvas").first().waitFor(),
-  "/stats": (page) => expect.poll(() => page.locator(".chart canvas").count()).toBe(4),
+  "/sources/polyhaven": (page) => chartsDrawn(page, 1),
+  "/stats": (page) => chartsDrawn(page, 4),
 };
 
 async function open(watched: WatchedPage, path: keyof typeof READY): Promise<void> {
@@ -173,6 +185,11 @@ describe("the pages around the search in Chromium", () => {
     for (const w of stats.windows) expect(await usage.locator("thead").innerText()).toContain(w.label);
     expect(await usage.getByRole("row", { name: /^Pages served/ }).innerText()).toMatch(/Pages served\s+[1-9]/);
     expect(await page.locator(".health-table tbody tr").count()).toBe(stats.providers.length);
+    const asked = stats.providers.find((h) => h.requests > 0)!;
+    expect(await page.locator(".health-table tbody tr", { hasText: providers.find((p) => p.id === asked.provider)!.name }).innerText()).toContain(
+      String(asked.requests),
+    );
+    expect(await page.getByRole("table", { name: "Searches by type filter" }).innerText()).toMatch(/Models\s+1/);
     const charts = [
       ["Listings", "listings"],
       ["Free", "free"],

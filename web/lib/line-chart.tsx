@@ -2,14 +2,26 @@
  * A chart of one daily count for people who see it, and the same numbers as a table for those who
  * listen: the drawing is hidden from screen readers, the table from view. Its caption says the
  * latest count, or the day under the pointer. The chart's code (uPlot, web/lib/uplot-chart.ts) is
- * fetched when the first chart is shown, never by the search page, and it is drawn again when the
- * colour scheme changes.
+ * fetched when the first chart comes near the screen, never by the search page, and a chart is
+ * drawn again when the colour scheme changes.
  */
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { compact, counted, day } from "./numbers.ts";
 
 const DARK = "(prefers-color-scheme: dark)";
+
+/** Whether the element has come near the screen (and stays so once it has): a chart below the fold costs nothing until it is scrolled to. */
+function useSeen(element: { current: Element | null }): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    if (!element.current || seen) return;
+    const watch = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setSeen(true), { rootMargin: "200px" });
+    watch.observe(element.current);
+    return () => watch.disconnect();
+  }, [seen]);
+  return seen;
+}
 
 function useDarkScheme(): boolean {
   const [dark, setDark] = useState(() => matchMedia(DARK).matches);
@@ -28,9 +40,11 @@ export function LineChart({ title, days, values }: { title: string; days: readon
   const dark = useDarkScheme();
   const [failed, setFailed] = useState(false);
   const [pointed, setPointed] = useState<number | null>(null);
+  const seen = useSeen(box);
   // Drawn again only when the numbers change, not on every render that passes equal arrays.
   const numbers = JSON.stringify([days, values]);
   useEffect(() => {
+    if (!seen) return;
     let erase: (() => void) | undefined;
     let gone = false;
     import("./uplot-chart.ts").then(
@@ -43,7 +57,7 @@ export function LineChart({ title, days, values }: { title: string; days: readon
       gone = true;
       erase?.();
     };
-  }, [numbers, dark]);
+  }, [numbers, dark, seen]);
   const latest = values.findLastIndex((v) => v !== null);
   const shown = pointed ?? latest;
   return (
