@@ -147,6 +147,8 @@ export function SourcePage({ id, location }: { id: string; location: URL }) {
               <h2 id="census-heading">Census</h2>
               {census ? (
                 <SourceCensusView census={census} level={3} />
+              ) : catalog.failed ? (
+                <p>The census is not available right now.</p>
               ) : (
                 <p>{provider.mode === "link" ? "Not counted: the site refuses robots, so nothing of it is counted." : "The census has no numbers for it."}</p>
               )}
