@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SearchResponse, Stats } from "../core/schemas/index.ts";
 import { LATENCY_BUCKETS, type MetricsServer, startMetricsServer } from "../server/stats/metrics.ts";
 import { createUsage } from "../server/stats/usage.ts";
@@ -17,6 +17,7 @@ import { polyhaven } from "../sources/polyhaven.ts";
 import { testApp } from "./helpers/app.ts";
 import { freePort, until } from "./helpers/daemon.ts";
 import { fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
+import { fakeElapsed, inTurn, useFakeTime, whenTrue } from "./helpers/fake-time.ts";
 
 const BIN = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
 const QUERY = "zebra-unicorn-7431";
@@ -25,7 +26,7 @@ const ADDRESS = "203.0.113.77";
 const asClient = { "user-agent": AGENT, "x-forwarded-for": ADDRESS };
 
 // SYNTHETIC live source (test only): its answers come from the replay dispatcher with scripted
-// delays, so the latency histogram has known contents. No registered source is needed.
+// delays on fake time, so the latency histogram has exactly known contents. No registered source is needed.
 const synthetic = fakeSource("synthetic");
 const url = (q: string) => fakeSearchUrl("synthetic", q);
 // 8 answers meant for the (50, 100] ms bucket, 2 for (500, 750] ms.
@@ -72,6 +73,8 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     }
   });
 
+  afterEach(() => vi.useRealTimers());
+
   afterAll(async () => {
     if (prometheus && prometheus.exitCode === null) {
       prometheus.kill("SIGKILL");
@@ -88,7 +91,12 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     metrics = await startMetricsServer(usage.metrics, { port: 0, host: "127.0.0.1" });
     const promPort = await freePort();
     promUrl = `http://127.0.0.1:${promPort}`;
-    const { get, replay } = await testApp({ sources: [polyhaven, synthetic], env: { PROMETHEUS_URL: promUrl, TRUST_PROXY: "true" }, usage });
+    const { get, replay } = await testApp({
+      sources: [polyhaven, synthetic],
+      env: { PROMETHEUS_URL: promUrl, TRUST_PROXY: "true" },
+      usage,
+      elapsed: fakeElapsed,
+    });
     for (const [i, delayMs] of DELAYS.entries())
       replay.add({ url: url(`lat${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs });
 
@@ -138,13 +146,17 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
       });
       expect(SearchResponse.parse(await res.json()).results.length).toBeGreaterThan(0);
     }
-    const reports = await Promise.all(
-      DELAYS.map(async (_, i) => {
-        const res = await get(`/v1/search?q=lat${i}&providers=synthetic`, { headers: { "user-agent": "curl/8.5.0" } });
-        return SearchResponse.parse(await res.json()).providers.find((p) => p.provider === "synthetic")!;
-      }),
-    );
-    expect(reports.every((r) => r.status === "ok")).toBe(true);
+    // On fake time, only while the synthetic source answers: each search asks at one instant and
+    // time moves to each answer in turn, so each tookMs is exactly its delay.
+    useFakeTime();
+    const searches = DELAYS.map(async (_, i) => {
+      const res = await get(`/v1/search?q=lat${i}&providers=synthetic`, { headers: { "user-agent": "curl/8.5.0" } });
+      return SearchResponse.parse(await res.json()).providers.find((p) => p.provider === "synthetic")!;
+    });
+    await whenTrue("every search to ask its URL", () => DELAYS.every((_, i) => replay.requested.includes(url(`lat${i}`))));
+    const reports = await inTurn(DELAYS, searches);
+    vi.useRealTimers();
+    expect(reports.map((r) => [r.status, r.tookMs])).toEqual(DELAYS.map((ms) => ["ok", ms]));
     const mcp = async (name: string, args: Record<string, unknown>) => {
       const res = await get("/mcp", {
         method: "POST",
@@ -163,8 +175,9 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     for (let i = 0; i < 2; i++) expect((await get("/", { headers: asClient })).status).toBe(200);
     const driven = Date.now();
 
-    // A scrape that started after the last request holds every count.
-    await until("a scrape after the requests", async () => ((await newestScrape())! * 1000 > driven ? true : undefined), 10_000, log);
+    // The page views came last: a scrape that holds both holds every count (a scrape reads them all at once).
+    const pageViews = async () => (await promQuery("sum(asset_search_page_views_total)"))[0]?.value[1];
+    await until("a scrape after the requests", async () => ((await pageViews()) === "2" ? true : undefined), 10_000, log);
     const scraped = Date.now();
 
     t = Date.now();
@@ -207,25 +220,12 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
       { name: "model", count: 2 },
     ]);
 
-    // Health from the latency histogram: exactly histogram_quantile over the answers' own times
-    // (with the answers in their intended buckets: p50 = 50 + 50 × 5/8 = 81 ms, p95 = 500 + 250 × 1.5/2 = 688 ms).
-    const took = reports.map((r) => r.tookMs).sort((a, b) => a - b);
+    // Health from the latency histogram: histogram_quantile over the answers' times, within their
+    // buckets: p50 = 50 + 50 × 5/8 = 81 ms, p95 = 500 + 250 × 1.5/2 = 688 ms.
+    expect([histogramQuantile(0.5, DELAYS), histogramQuantile(0.95, DELAYS)]).toEqual([81, 688]);
     const [health] = stats.providers;
     expect(stats.providers).toHaveLength(1);
-    expect(health).toEqual({
-      provider: "synthetic",
-      requests: 10,
-      ok: 10,
-      errors: 0,
-      timeouts: 0,
-      okRate: 1,
-      p50Ms: histogramQuantile(0.5, took),
-      p95Ms: histogramQuantile(0.95, took),
-    });
-    expect(health!.p50Ms).toBeGreaterThanOrEqual(50);
-    expect(health!.p50Ms).toBeLessThanOrEqual(250);
-    expect(health!.p95Ms).toBeGreaterThanOrEqual(500);
-    expect(health!.p95Ms).toBeLessThanOrEqual(1000);
+    expect(health).toEqual({ provider: "synthetic", requests: 10, ok: 10, errors: 0, timeouts: 0, okRate: 1, p50Ms: 81, p95Ms: 688 });
     const ring = (await usage.snapshot()).providers[0]!;
     console.info(
       `prometheus: ready ${ready - started} ms, first scrape +${firstScrape - ready} ms, requests ${driven - firstScrape} ms, ` +
@@ -251,6 +251,7 @@ describe("GET /v1/stats with PROMETHEUS_URL (real Prometheus)", () => {
     expect(fallback.windows).toEqual([
       { key: "process", label: "Since the last restart", ...expected, searches: 17, bySurface: { ...expected.bySurface, api: 14 } },
     ]);
-    expect(fallback.providers[0]).toMatchObject({ provider: "synthetic", requests: 10, ok: 10, p50Ms: took[4], p95Ms: took[9] });
+    // The process ring's nearest rank: the 5th and the 10th answer.
+    expect(fallback.providers[0]).toMatchObject({ provider: "synthetic", requests: 10, ok: 10, p50Ms: 67, p95Ms: 620 });
   }, 45_000);
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SearchResponse, Stats } from "../core/schemas/index.ts";
 import { CLIENT_FAMILIES, clientFamily } from "../server/stats/client-family.ts";
 import { type MetricsServer, routeTemplate, startMetricsServer } from "../server/stats/metrics.ts";
@@ -7,6 +7,7 @@ import { SOURCES } from "../sources/index.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { testApp } from "./helpers/app.ts";
 import { fakeSearchUrl, fakeSource } from "./helpers/fake-source.ts";
+import { fakeElapsed, inTurn, useFakeTime, whenTrue } from "./helpers/fake-time.ts";
 
 // Distinctive inputs: none of them may ever appear in /v1/stats or /metrics.
 const QUERY = "zebra-unicorn-7431";
@@ -37,6 +38,7 @@ const mcpCall = (name: string, args: Record<string, unknown>, id: number) => ({
 
 let metricsServer: MetricsServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await metricsServer?.close();
   metricsServer = undefined;
 });
@@ -177,12 +179,13 @@ describe("GET /v1/stats, process mode", () => {
 
   it("reports per-source health with p50/p95 from the replayed latencies of a live source", async () => {
     // SYNTHETIC live source: Poly Haven is indexed, so no registered source is reached by a
-    // search. Its answers come from the replay dispatcher with scripted delays.
+    // search. Its answers come from the replay dispatcher with scripted delays, on fake time: each
+    // tookMs is then exactly its delay.
     const synthetic = fakeSource("synthetic");
     const url = (q: string) => fakeSearchUrl("synthetic", q);
     const clock = manualClock();
     const usage = createUsage({ now: clock.now, sources: ["synthetic"] });
-    const { get, replay } = await testApp({ sources: [polyhaven, synthetic], env: { SOURCE_TIMEOUT_MS: "1000" }, usage });
+    const { get, replay } = await testApp({ sources: [polyhaven, synthetic], env: { SOURCE_TIMEOUT_MS: "1000" }, usage, elapsed: fakeElapsed });
     const delays = [...Array.from({ length: 17 }, (_, i) => 10 * (i + 1)), 600]; // 10 … 170, 600 ms
     for (const [i, delayMs] of delays.entries())
       replay.add({ url: url(`q${i}`), body: '{"items":[]}', headers: { "content-type": "application/json" }, delayMs });
@@ -192,32 +195,29 @@ describe("GET /v1/stats, process mode", () => {
     const before = Stats.parse(await (await get("/v1/stats")).json());
     expect(before.providers).toEqual([{ provider: "synthetic", requests: 0, ok: 0, errors: 0, timeouts: 0, okRate: null, p50Ms: null, p95Ms: null }]);
 
-    const queries = [...delays.map((_, i) => `q${i}`), "broken", "silent"];
-    const reports = await Promise.all(
-      queries.map(async (q) => {
-        const body = SearchResponse.parse(await (await get(`/v1/search?q=${q}`)).json());
-        return body.providers.find((p) => p.provider === "synthetic")!;
-      }),
+    useFakeTime();
+    const report = async (q: string) => {
+      const body = SearchResponse.parse(await (await get(`/v1/search?q=${q}`)).json());
+      return body.providers.find((p) => p.provider === "synthetic")!;
+    };
+    // Every search asks its URL at fake time 0; then time moves to each answer in turn. The
+    // timeout is the last, at SOURCE_TIMEOUT_MS.
+    const answers = [{ q: "broken", at: 0 }, ...delays.map((at, i) => ({ q: `q${i}`, at })), { q: "silent", at: 1000 }];
+    const searches = answers.map(({ q }) => report(q));
+    await whenTrue("every search to ask its URL", () => answers.every(({ q }) => replay.requested.includes(url(q))));
+    const reports = await inTurn(
+      answers.map((a) => a.at),
+      searches,
     );
-    expect(reports.map((r) => r.status)).toEqual([...delays.map(() => "ok"), "error", "timeout"]);
+    expect(reports.map((r) => [r.status, r.tookMs])).toEqual([["error", 0], ...delays.map((ms) => ["ok", ms]), ["timeout", 1000]]);
 
     clock.advance(60_000);
     const stats = Stats.parse(await (await get("/v1/stats")).json());
     const [health] = stats.providers;
     expect(stats.providers).toHaveLength(1);
-    expect(health).toMatchObject({ provider: "synthetic", requests: 20, ok: 18, errors: 1, timeouts: 1 });
-    expect(health!.okRate).toBe(18 / 20);
-    // 20 samples: ~0 (the error), 10 … 170, 600, ~1000 (the timeout). Nearest rank: p50 = 10th =
-    // the 90 ms answer, p95 = 19th = the 600 ms one, each plus a few ms of overhead.
-    console.info(`synthetic source: p50 ${health!.p50Ms} ms, p95 ${health!.p95Ms} ms (replayed 90 and 600)`);
-    expect(health!.p50Ms).toBeGreaterThanOrEqual(90);
-    expect(health!.p50Ms).toBeLessThan(200); // generous: overhead under a loaded run
-    expect(health!.p95Ms).toBeGreaterThanOrEqual(600);
-    expect(health!.p95Ms).toBeLessThan(800);
-    // Exactly the reports' own tookMs.
-    const took = reports.map((r) => r.tookMs).sort((a, b) => a - b);
-    expect(health!.p50Ms).toBe(took[9]);
-    expect(health!.p95Ms).toBe(took[18]);
+    // 20 samples: 0 (the error), 10 … 170, 600, 1000 (the timeout). Nearest rank: p50 = 10th = the
+    // 90 ms answer, p95 = 19th = the 600 ms one.
+    expect(health).toEqual({ provider: "synthetic", requests: 20, ok: 18, errors: 1, timeouts: 1, okRate: 18 / 20, p50Ms: 90, p95Ms: 600 });
 
     const metrics = await usage.metrics.text();
     expect(metrics).toContain('asset_search_source_requests_total{source="synthetic",outcome="ok"} 18');

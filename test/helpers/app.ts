@@ -17,9 +17,9 @@ export const NOW = new Date("2026-11-22T00:00:00Z");
  * The whole app over the recordings: the index and catalog are built in memory by the indexed
  * sources' crawl and census through the replay dispatcher, as the pipeline would.
  */
-export async function testApp(options: { env?: Record<string, string>; sources?: readonly Source[]; usage?: Usage } = {}) {
+export async function testApp(options: { env?: Record<string, string>; sources?: readonly Source[]; usage?: Usage; elapsed?: () => number } = {}) {
   const sources = options.sources ?? SOURCES;
-  const runtime = replayRuntime({ now: NOW, env: { RATE_LIMIT_PER_MINUTE: "0", ...options.env } });
+  const runtime = replayRuntime({ now: NOW, env: { RATE_LIMIT_PER_MINUTE: "0", ...options.env }, ...(options.elapsed ? { elapsed: options.elapsed } : {}) });
   const ctx = runtime.context();
   // As in the pipeline, a source whose recordings do not cover its crawl or census is left out.
   const settled = <T>(results: PromiseSettledResult<T>[]) => results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
