@@ -9,6 +9,7 @@ import { createHttpClient } from "../core/http/client.ts";
 import { ReplayDispatcher, ReplayMissError } from "../core/http/replay.ts";
 import { type HttpClient, UpstreamError } from "../core/http/types.ts";
 import { createRuntime } from "../core/model/runtime.ts";
+import { useFakeTime, whenTrue, withoutTime } from "./helpers/fake-time.ts";
 import { FIXTURES } from "./helpers/replay.ts";
 
 // The replay dispatcher, always driven through the real HTTP client. Bodies written here (inline
@@ -16,6 +17,7 @@ import { FIXTURES } from "./helpers/replay.ts";
 
 const clients: HttpClient[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
@@ -197,16 +199,23 @@ describe("scripted entries", () => {
   });
 
   it("delayMs holds the headers back; an abort during the delay ends the call at once", async () => {
+    useFakeTime();
     const replay = new ReplayDispatcher({ record: true }).add({ url: A, body: "late", delayMs: 120 });
     const http = clientOver(replay);
-    let start = performance.now();
-    expect((await http.getText(A, { cache: false })).text).toBe("late");
-    expect(performance.now() - start).toBeGreaterThanOrEqual(110);
+    let answered = false;
+    const late = http.getText(A, { cache: false }).finally(() => (answered = true));
+    await whenTrue("the request to be asked", () => replay.requested.length === 1);
+    await vi.advanceTimersByTimeAsync(119);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await late).text).toBe("late");
 
-    start = performance.now();
-    const err = await failure(http.getText(A, { cache: false, signal: AbortSignal.timeout(30) }));
-    expect(err.kind).toBe("timeout");
-    expect(performance.now() - start).toBeLessThan(100);
+    const controller = new AbortController();
+    const aborted = failure(http.getText(A, { cache: false, signal: controller.signal }));
+    await whenTrue("the second request to be asked", () => replay.requested.length === 2);
+    await vi.advanceTimersByTimeAsync(30);
+    controller.abort();
+    expect((await withoutTime("the aborted call to fail", aborted)).kind).toBe("aborted");
   });
 });
 
@@ -257,20 +266,31 @@ describe("answers that change: `times`", () => {
 
 describe("faults", () => {
   it("reset: the connection drops before the headers (after any delay)", async () => {
+    useFakeTime();
     const replay = new ReplayDispatcher({ record: true }).add({ url: A, fault: "reset", delayMs: 50 });
-    const start = performance.now();
-    const err = await failure(clientOver(replay).stream(A));
-    expect(err).toMatchObject({ kind: "network", code: "ECONNRESET" });
-    expect(performance.now() - start).toBeGreaterThanOrEqual(45);
+    let dropped = false;
+    const call = failure(clientOver(replay).stream(A)).finally(() => (dropped = true));
+    await whenTrue("the request to be asked", () => replay.requested.length === 1);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(dropped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await call).toMatchObject({ kind: "network", code: "ECONNRESET" });
   });
 
   it("hang: nothing comes until the caller gives up", async () => {
+    useFakeTime();
     const replay = new ReplayDispatcher({ record: true }).add({ url: A, fault: "hang" });
     const http = clientOver(replay);
-    expect(await failure(http.getText(A, { timeoutMs: 80 }))).toMatchObject({ kind: "timeout" });
+    const timedOut = failure(http.getText(A, { timeoutMs: 80 }));
+    await vi.advanceTimersByTimeAsync(80);
+    expect(await timedOut).toMatchObject({ kind: "timeout" });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 40);
-    expect(await failure(http.getText(A, { signal: controller.signal }))).toMatchObject({ kind: "aborted" });
+    const aborted = failure(http.getText(A, { signal: controller.signal }));
+    // However long it is left: an hour of fake time brings nothing.
+    await whenTrue("the request to be asked", () => replay.requested.length === 2);
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    controller.abort();
+    expect(await withoutTime("the aborted call to fail", aborted)).toMatchObject({ kind: "aborted" });
   });
 
   it("truncate: the headers announce the whole body, half arrives, then the connection drops", async () => {
