@@ -1,28 +1,33 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AssetIndex } from "../core/index/search-index.ts";
 import { SearchParams } from "../core/model/search-params.ts";
-import { SearchResponse } from "../core/schemas/index.ts";
+import { SearchResponse, type SearchStreamSource } from "../core/schemas/index.ts";
 import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import { searchAll } from "../core/search/search.ts";
 import { fakeIndexedSource, fakeSource } from "./helpers/fake-source.ts";
+import { fakeElapsed, useFakeTime, whenTrue } from "./helpers/fake-time.ts";
 import { exposedGc } from "./helpers/gc.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 
 const items = (...names: string[]) => JSON.stringify({ items: names.map((n) => ({ slug: n.toLowerCase().replace(/ /g, "-"), name: n })) });
 
-function setup(env: Record<string, string> = {}, breakers = new BreakerRegistry(3, 60_000)) {
-  const runtime = replayRuntime({ env: { SOURCE_TIMEOUT_MS: "300", SEARCH_DEADLINE_MS: "2000", ...env } });
+/** `elapsed`: the clock of the sources' tookMs (the real one without it); `answered`: the live sources in the order they answered. */
+function setup(env: Record<string, string> = {}, breakers = new BreakerRegistry(3, 60_000), elapsed?: () => number) {
+  const runtime = replayRuntime({ env: { SOURCE_TIMEOUT_MS: "300", SEARCH_DEADLINE_MS: "2000", ...env }, ...(elapsed ? { elapsed } : {}) });
   const sources = ["alpha", "beta", "gamma"].map(fakeSource);
+  const answered: string[] = [];
+  const observer = { source: (answer: SearchStreamSource) => answered.push(answer.provider.provider) };
   const run = async (q = "tree", offset = 0) => {
     const params = SearchParams.parse({ q, offset: String(offset) });
-    const started = performance.now();
-    const res = SearchResponse.parse(await searchAll(params, { sources, index: AssetIndex.empty(), runtime, breakers }));
-    return { res, ms: performance.now() - started, line: (id: string) => res.providers.find((p) => p.provider === id)! };
+    const res = SearchResponse.parse(await searchAll(params, { sources, index: AssetIndex.empty(), runtime, breakers }, { observer }));
+    return { res, line: (id: string) => res.providers.find((p) => p.provider === id)! };
   };
   const answer = (id: string, extra: Record<string, unknown> = {}, q = "tree", offset = 0) =>
     runtime.replay.add({ url: `https://api.${id}.example/search?q=${q}&offset=${offset}`, body: items("Oak Tree", "Pine Tree"), ...extra });
-  return { runtime, run, answer };
+  return { runtime, run, answer, answered };
 }
+
+afterEach(() => vi.useRealTimers());
 
 describe("live fan-out", () => {
   it("merges every source's results with an ok line each", async () => {
@@ -34,36 +39,44 @@ describe("live fan-out", () => {
   });
 
   it("a source past its timeout is reported as timeout and does not hold the others back", async () => {
-    const { run, answer } = setup();
+    useFakeTime();
+    const { run, answer, answered } = setup({}, undefined, fakeElapsed);
     answer("alpha");
     answer("beta", { delayMs: 5000 });
     answer("gamma", { fault: "hang" });
-    const { res, ms, line } = await run();
-    expect(line("alpha").status).toBe("ok");
-    expect(line("beta")).toMatchObject({ status: "timeout", count: 0, error: "no answer within 300 ms" });
-    expect(line("gamma").status).toBe("timeout");
+    let settled = false;
+    const search = run().finally(() => (settled = true));
+    // alpha answers at once; the search waits for the others until their timeout, not a moment longer.
+    await whenTrue("alpha to answer", () => answered.includes("alpha"));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const { res, line } = await search;
+    expect(line("alpha")).toMatchObject({ status: "ok", tookMs: 0 });
+    expect(line("beta")).toMatchObject({ status: "timeout", count: 0, error: "no answer within 300 ms", tookMs: 300 });
+    expect(line("gamma")).toMatchObject({ status: "timeout", tookMs: 300 });
     expect(res.results.map((r) => r.provider)).toEqual(["alpha", "alpha"]);
-    expect(ms).toBeLessThan(300 + 700);
   });
 
   // Fails with the AbortSignal.timeout inside AbortSignal.any that core/time-box.ts replaced: the garbage
-  // collection drops the per-source AbortSignal.timeout and the first search reports tookMs ≈ 1000,
-  // the overall deadline, instead of ≈ 300.
+  // collection drops the per-source AbortSignal.timeout. Real timers, since their collection is the
+  // point; the overall deadline is out of reach, so a per-source timer lost to the collection leaves
+  // the search waiting for ever, and the test fails on its timeout.
   it("the per-source timeout fires in every search even when a garbage collection runs during it", async () => {
     const gc = exposedGc();
     // A breaker that never opens: every search asks the hanging source.
-    const { run, answer } = setup({ SEARCH_DEADLINE_MS: "1000" }, new BreakerRegistry(Infinity));
+    const { run, answer, runtime } = setup({ SEARCH_DEADLINE_MS: "3600000" }, new BreakerRegistry(Infinity));
     answer("alpha");
     answer("beta");
     answer("gamma", { fault: "hang" });
+    const gammaAsked = () => runtime.replay.requested.filter((u) => u.startsWith("https://api.gamma.example/")).length;
     for (let i = 0; i < 20; i++) {
       const search = run();
-      // Once the sources are asked, so the timers of this search exist when the collection runs.
-      await new Promise((r) => setTimeout(r, 20));
+      // Once the hanging source is asked, the timers of this search exist when the collection runs.
+      await whenTrue("gamma to be asked", () => gammaAsked() === i + 1);
       gc();
       const { line } = await search;
       expect(line("gamma"), `search ${i + 1}`).toMatchObject({ status: "timeout", error: "no answer within 300 ms" });
-      expect(line("gamma").tookMs, `search ${i + 1}`).toBeLessThanOrEqual(300 + 250);
       expect(line("alpha").status).toBe("ok");
     }
   });

@@ -40,6 +40,33 @@ export function fakeSource(id: string): LiveSource {
   };
 }
 
+/**
+ * A live fake that asks its URL only once the test releases the query: until then it is searching,
+ * for as long as the test needs, with no delay to outlast. A release holds for every later search.
+ */
+export function heldSource(id: string): { source: LiveSource; release(q: string): void } {
+  const base = fakeSource(id);
+  const gates = new Map<string, { opened: Promise<void>; open(): void }>();
+  const gate = (q: string) => {
+    let found = gates.get(q);
+    if (!found) {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      found = { opened, open };
+      gates.set(q, found);
+    }
+    return found;
+  };
+  const source: LiveSource = {
+    ...base,
+    async search(q, ctx) {
+      await gate(q.q).opened;
+      return base.search(q, ctx);
+    },
+  };
+  return { source, release: (q) => gate(q).open() };
+}
+
 /** An indexed fake: its assets come from the index a test builds, so its crawl finds nothing. */
 export function fakeIndexedSource(id: string, over: Partial<Omit<IndexedSource, "mode">> = {}): IndexedSource {
   const { search: _search, ...meta } = fakeSource(id);
