@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import type { Readable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
+import type { PassThrough, Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { fromBufferPromise } from "yauzl";
@@ -36,16 +35,29 @@ async function unzip(zip: Buffer): Promise<Map<string, { data: Buffer; method: n
   return out;
 }
 
-/** The runtime's client, recording which URLs were opened, when their bodies ended, and each request's signal. */
+/**
+ * The runtime's client, recording which URLs were opened, when their bodies ended, and each
+ * request's signal. `closedDown(out)` settles once the archive `out` is closed and every request
+ * it made has settled and its body closed: then nothing is left that could ask for another URL.
+ */
 function recording(http: HttpClient, options: { hideSize?: boolean } = {}) {
   const log: string[] = [];
   const signals = new Map<string, AbortSignal>();
+  const requests: Promise<void>[] = [];
+  const closed = (stream: Readable) => new Promise<void>((resolve) => (stream.closed ? resolve() : stream.once("close", () => resolve())));
   const client: HttpClient = {
     ...http,
     async stream(url, opts) {
       log.push(`open ${url}`);
       if (opts?.signal) signals.set(url, opts.signal);
-      const res = await http.stream(url, opts);
+      const opened = http.stream(url, opts);
+      requests.push(
+        opened.then(
+          (res) => closed(res.body),
+          () => undefined,
+        ),
+      );
+      const res = await opened;
       res.body.once("end", () => log.push(`end ${url}`));
       if (!options.hideSize) return res;
       // An upstream that announces no content-length: only the streaming count can catch it.
@@ -53,7 +65,11 @@ function recording(http: HttpClient, options: { hideSize?: boolean } = {}) {
       return rest satisfies StreamResponse;
     },
   };
-  return { client, log, signals };
+  const closedDown = async (out: Readable) => {
+    await closed(out);
+    await Promise.all(requests);
+  };
+  return { client, log, signals, closedDown };
 }
 
 const details = (over: Partial<AssetDetails> = {}): AssetDetails => ({
@@ -272,10 +288,11 @@ describe("streamZip", () => {
       "credits",
       { http: runtime.http, maxBytes: 64 * MiB },
     );
-    // Nobody reads yet: the 1 MiB first entry cannot be written past the streams' buffers, so it
-    // cannot finish, and the second URL must not have been asked however long we wait.
+    // Nobody reads yet: the 1 MiB first entry fills the streams' buffers up to the archive's own
+    // (which then asks its writer to wait for a drain) and cannot finish; stalled there, the
+    // second URL must not have been asked.
     await vi.waitFor(() => expect(dlUrls(runtime.replay.requested, EX)).toEqual([`${EX}/big.jpg`]));
-    await sleep(100);
+    await vi.waitFor(() => expect((out as PassThrough).writableNeedDrain).toBe(true));
     expect(dlUrls(runtime.replay.requested, EX)).toEqual([`${EX}/big.jpg`]);
 
     const entries = await unzip(await collect(out));
@@ -291,16 +308,17 @@ describe("streamZip", () => {
       .add({ url: `${EX}/a.jpg`, body: "a".repeat(100 * 1024) })
       .add({ url: `${EX}/b.jpg`, body: "b".repeat(MiB) })
       .add({ url: `${EX}/c.jpg`, body: "c" });
-    const { client, signals } = recording(runtime.http, { hideSize: true });
+    const { client, signals, closedDown } = recording(runtime.http, { hideSize: true });
     const p = plan({ path: "a.jpg", url: `${EX}/a.jpg` }, { path: "b.jpg", url: `${EX}/b.jpg` }, { path: "c.jpg", url: `${EX}/c.jpg` });
-    const err = await collect(streamZip(p, "credits", { http: client, maxBytes: 300 * 1024 })).catch((e: unknown) => e);
+    const out = streamZip(p, "credits", { http: client, maxBytes: 300 * 1024 });
+    const err = await collect(out).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ZipTooLargeError);
     expect((err as ZipTooLargeError).limitBytes).toBe(300 * 1024);
     expect((err as ZipTooLargeError).actualBytes).toBeGreaterThan(300 * 1024);
     expect((err as ZipTooLargeError).actualBytes).toBeLessThan(100 * 1024 + MiB);
     expect(signals.get(`${EX}/a.jpg`)!.aborted).toBe(false);
     expect(signals.get(`${EX}/b.jpg`)!.aborted).toBe(true);
-    await sleep(20);
+    await closedDown(out);
     expect(dlUrls(runtime.replay.requested, EX)).toEqual([`${EX}/a.jpg`, `${EX}/b.jpg`]);
   });
 
@@ -329,33 +347,34 @@ describe("streamZip", () => {
       .add({ url: `${EX}/a.txt`, body: "a" })
       .add({ url: `${EX}/b.txt`, body: "b", fault: "hang" })
       .add({ url: `${EX}/c.txt`, body: "c" });
-    const { client, signals } = recording(runtime.http);
+    const { client, signals, closedDown } = recording(runtime.http);
     const client_gone = new AbortController();
     const p = plan({ path: "a.txt", url: `${EX}/a.txt` }, { path: "b.txt", url: `${EX}/b.txt` }, { path: "c.txt", url: `${EX}/c.txt` });
-    const done = collect(streamZip(p, "credits", { http: client, maxBytes: MiB, signal: client_gone.signal })).catch((e: unknown) => e);
+    const out = streamZip(p, "credits", { http: client, maxBytes: MiB, signal: client_gone.signal });
+    const done = collect(out).catch((e: unknown) => e);
     await vi.waitFor(() => expect(dlUrls(runtime.replay.requested, EX)).toEqual([`${EX}/a.txt`, `${EX}/b.txt`]));
     client_gone.abort();
     const err = await done;
     expect((err as Error).name).toBe("AbortError");
     expect(signals.get(`${EX}/b.txt`)!.aborted).toBe(true);
-    await sleep(30);
+    await closedDown(out);
     expect(dlUrls(runtime.replay.requested, EX)).toEqual([`${EX}/a.txt`, `${EX}/b.txt`]);
   });
 
   it("asks nothing when the signal is already aborted", async () => {
     const runtime = replayRuntime();
-    const err = await collect(
-      streamZip(plan({ path: "a.txt", url: `${EX}/a.txt` }), "credits", { http: runtime.http, maxBytes: MiB, signal: AbortSignal.abort() }),
-    ).catch((e: unknown) => e);
+    const { client, closedDown } = recording(runtime.http);
+    const out = streamZip(plan({ path: "a.txt", url: `${EX}/a.txt` }), "credits", { http: client, maxBytes: MiB, signal: AbortSignal.abort() });
+    const err = await collect(out).catch((e: unknown) => e);
     expect((err as Error).name).toBe("AbortError");
-    await sleep(20);
+    await closedDown(out);
     expect(runtime.replay.requested).toEqual([]);
   });
 
   it("aborts the current upstream request when the consumer destroys the stream", async () => {
     const runtime = replayRuntime();
     runtime.replay.add({ url: `${EX}/a.txt`, body: "a", fault: "hang" }).add({ url: `${EX}/b.txt`, body: "b" });
-    const { client, signals } = recording(runtime.http);
+    const { client, signals, closedDown } = recording(runtime.http);
     const out = streamZip(plan({ path: "a.txt", url: `${EX}/a.txt` }, { path: "b.txt", url: `${EX}/b.txt` }), "credits", {
       http: client,
       maxBytes: MiB,
@@ -364,7 +383,7 @@ describe("streamZip", () => {
     await vi.waitFor(() => expect(signals.get(`${EX}/a.txt`)).toBeDefined());
     out.destroy();
     await vi.waitFor(() => expect(signals.get(`${EX}/a.txt`)!.aborted).toBe(true));
-    await sleep(20);
+    await closedDown(out);
     expect(dlUrls(runtime.replay.requested, EX)).toEqual([`${EX}/a.txt`]);
   });
 
@@ -376,15 +395,16 @@ describe("streamZip", () => {
       .add({ url: `${EX}/a.txt`, body: "a" })
       .add({ url: `${EX}/b.txt`, status: 404, body: "not found" })
       .add({ url: `${EX}/c.txt`, body: "c" });
+    const { client, closedDown } = recording(runtime.http);
     const p = plan({ path: "a.txt", url: `${EX}/a.txt` }, { path: "b.txt", url: `${EX}/b.txt` }, { path: "c.txt", url: `${EX}/c.txt` });
     const chunks: Buffer[] = [];
-    const out = streamZip(p, "credits", { http: runtime.http, maxBytes: MiB });
+    const out = streamZip(p, "credits", { http: client, maxBytes: MiB });
     out.on("data", (c: Buffer) => chunks.push(c));
     const err = await new Promise<unknown>((resolve) => out.on("error", resolve));
     expect(err).toBeInstanceOf(UpstreamError);
     expect((err as UpstreamError).status).toBe(404);
     expect((err as UpstreamError).url).toBe(`${EX}/b.txt`);
-    await sleep(20);
+    await closedDown(out);
     expect(dlUrls(runtime.replay.requested, EX)).toEqual([`${EX}/a.txt`, `${EX}/b.txt`]);
     // What was sent is not a readable archive.
     await expect(unzip(Buffer.concat(chunks))).rejects.toThrow();
