@@ -4,17 +4,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFailed } from "vitest";
 import { currentSet, loadPublished, PUBLISHED_FILES } from "../core/publication/published.ts";
 import { runPipeline } from "../pipeline/run.ts";
 import { polyhaven } from "../sources/polyhaven.ts";
 import { replayRuntime } from "./helpers/replay.ts";
+import { seededRandom, seedFrom } from "./helpers/seeded.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CHILD = "test/helpers/publish-child.ts";
 const OLD_DAY = "2026-11-21T04:00:00.000Z";
 const NEW_DAY = "2026-11-22T04:00:00.000Z";
 const KILLS = 50;
+/** Where in its slice each kill lands comes from this seed: CRASH_SEED=<seed> repeats a run's schedule. */
+const SEED = seedFrom("CRASH_SEED");
 
 const scratch = mkdtempSync(join(tmpdir(), "asset-search-crash-"));
 let serial = 0;
@@ -83,6 +86,9 @@ function runChild(dataDir: string, prepared: string, killAfterMs?: number): Prom
 
 describe("published set after a crash", () => {
   it(`${KILLS} kills while the pipeline publishes leave the old set or the new one, whole`, { timeout: 300_000 }, async () => {
+    onTestFailed(() => console.error(`publish-crash: the kill schedule came from seed ${SEED}; run again with CRASH_SEED=${SEED}`));
+    const random = seededRandom(SEED);
+    const within = Array.from({ length: KILLS }, () => random());
     const { layouts, prepared } = await prepare();
 
     // One whole run measures how long publishing takes here; the kills spread over twice that.
@@ -96,11 +102,13 @@ describe("published set after a crash", () => {
     const killAt = async (i: number) => {
       const dataDir = freshDir();
       cpSync(layouts[i % 2]!, dataDir, { recursive: true });
-      // Stratified: kill i lands at random within the i-th of KILLS equal slices of the spread.
-      await runChild(dataDir, prepared, (spread * (i + Math.random())) / KILLS);
-      for (const file of liveFiles(dataDir)) expect(statSync(file).size, file).toBeGreaterThan(0);
+      // Stratified: kill i lands at a seeded point within the i-th of KILLS equal slices of the spread.
+      const killAfterMs = (spread * (i + within[i]!)) / KILLS;
+      await runChild(dataDir, prepared, killAfterMs);
+      const kill = `kill ${i} at ${killAfterMs.toFixed(1)} ms (seed ${SEED})`;
+      for (const file of liveFiles(dataDir)) expect(statSync(file).size, `${kill}: ${file}`).toBeGreaterThan(0);
       const found = setOf(dataDir);
-      expect([OLD, NEW]).toContainEqual(found);
+      expect([OLD, NEW], kill).toContainEqual(found);
       seen[found.history.length === 2 ? "new" : "old"]++;
       if (hasLeftovers(dataDir)) seen.interrupted++;
       return dataDir;
@@ -109,7 +117,7 @@ describe("published set after a crash", () => {
     const dirs: string[] = [];
     for (let i = 0; i < KILLS; i += 2) dirs.push(...(await Promise.all([killAt(i), killAt(i + 1)])));
     // Some kills came before the switch, some after, some in the middle of writing the set.
-    const tally = `kills over ${spread.toFixed(1)} ms after "publishing": ${JSON.stringify(seen)}`;
+    const tally = `kills over ${spread.toFixed(1)} ms after "publishing", seed ${SEED}: ${JSON.stringify(seen)}`;
     expect(seen.old, tally).toBeGreaterThan(0);
     expect(seen.new, tally).toBeGreaterThan(0);
     expect(seen.interrupted, tally).toBeGreaterThan(0);
