@@ -218,6 +218,39 @@ export interface Endpoint {
   method: string;
   path: string;
   operation?: Json;
+  /** `anyHost`: answered whatever the Host, so never a 421 (server/routes/route.ts). */
+  rules?: { anyHost?: boolean };
+}
+
+/**
+ * The 4xx server/app.ts answers before any route runs: a 400 to an HTTP/1.1 request without a
+ * Host, and a 421 to a Host the server does not answer for (server/middleware/host.ts).
+ */
+function withHostResponses(operation: Json, anyHost: boolean): Json {
+  const responses = operation.responses as Record<string, Json>;
+  return {
+    ...operation,
+    responses: {
+      ...responses,
+      ...(!responses["400"] ? { 400: errorResponse("An HTTP/1.1 request without a Host header") } : {}),
+      ...(anyHost || responses["421"] ? {} : { 421: errorResponse("Misdirected: a Host this server does not answer for (ALLOWED_HOSTS)") }),
+    },
+  };
+}
+
+/** The names of the component schemas `node` refers to, and those they refer to, transitively. */
+function reachedSchemas(node: unknown, components: Record<string, Json>, reached = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) reachedSchemas(item, components, reached);
+  else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      const id = key === "$ref" && typeof value === "string" ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+      if (id !== undefined && !reached.has(id)) {
+        reached.add(id);
+        reachedSchemas(components[id], components, reached);
+      } else reachedSchemas(value, components, reached);
+    }
+  }
+  return reached;
 }
 
 export interface OpenApiOptions {
@@ -228,17 +261,21 @@ export interface OpenApiOptions {
 }
 
 export function buildOpenApi(options: OpenApiOptions = {}): Record<string, unknown> {
-  const components = componentSchemas();
   const paths: Record<string, Json> = {};
-  for (const { method, path, operation } of options.endpoints ?? []) {
-    if (operation) paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
+  for (const { method, path, operation, rules } of options.endpoints ?? []) {
+    if (operation) paths[path] = { ...paths[path], [method.toLowerCase()]: withHostResponses(operation, rules?.anyHost === true) };
   }
+  // Only the schemas the operations use: the others (the CLI's lock file, the MCP tools' results) have their own documents.
+  const all = componentSchemas();
+  const reached = reachedSchemas(paths, all);
+  const components = Object.fromEntries(Object.entries(all).filter(([id]) => reached.has(id)));
   return {
     openapi: OPENAPI_VERSION,
     info: {
       title: "Asset Search and Download Service",
       version: API_VERSION,
-      description: describeService(components),
+      description: describeService(all),
+      contact: { name: "asset-search", url: "https://github.com/asset-search/asset-search" },
       license: { name: "MIT", identifier: "MIT" },
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),

@@ -223,7 +223,7 @@ describe("MCP over Streamable HTTP", () => {
     const op = doc.paths["/mcp"].post;
     expect(op.tags).toEqual(["MCP"]);
     expect(op.requestBody.content["application/json"].schema.required).toEqual(["jsonrpc", "method"]);
-    expect(Object.keys(op.responses).sort()).toEqual(["200", "202", "400", "401", "405", "406", "413", "415", "429"]);
+    expect(Object.keys(op.responses).sort()).toEqual(["200", "202", "400", "401", "405", "406", "413", "415", "421", "429"]);
     expect(op.responses["429"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/Retry-After" });
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid ? undefined : compileErrors(result)).toBeUndefined();

@@ -299,7 +299,7 @@ describe("OpenAPI", () => {
     expect(op.tags).toEqual(["System"]);
     expect(op.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Stats" });
     expect(op.responses["200"].headers["Cache-Control"]).toBeDefined();
-    expect(Object.keys(op.responses).sort()).toEqual(["200", "401", "429"]);
+    expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "421", "429"]);
     expect(doc.components.schemas.Stats.properties.note.description).toMatch(/^additive:/);
   });
 });

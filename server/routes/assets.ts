@@ -43,6 +43,8 @@ export const assetRoute = get("/v1/assets/{id}", API, (deps) => (event, id) => c
   operationId: "getAsset",
   tags: ["Assets"],
   summary: "Asset details, licence and files",
+  description:
+    "One asset by its id (`<provider>:<nativeId>`, as a search result gives it): its licence, author, previews and every downloadable file, from the index or asked of its source.",
   parameters: [ASSET_ID],
   responses: rateLimitedResponses({
     200: jsonResponse("The asset with its downloadable files", "AssetDetails"),

@@ -8,7 +8,7 @@
 import { IndexMeta, META_FILE, PUBLISHED_FILES } from "../../core/publication/published.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { jsonSchemaDocument, rateLimitedResponses, schemaRef, staticFileResponses } from "../openapi.ts";
+import { errorResponse, jsonSchemaDocument, rateLimitedResponses, schemaRef, staticFileResponses } from "../openapi.ts";
 import { DATA_CACHE, SCHEMA_CACHE, type StaticFile, serveFile } from "../static/file.ts";
 import { type PublicationFiles, publicationFiles } from "../static/publication.ts";
 import { PUBLISHED_SCHEMAS, type SchemaName, schemaFile } from "../static/schemas.ts";
@@ -27,6 +27,9 @@ export const servePublished =
     return serveFile(event, file, DATA_CACHE);
   };
 
+/** What servePublished answers while no set has been published. */
+export const NOT_PUBLISHED = errorResponse("Nothing published yet: the pipeline has not built this file");
+
 // IndexMeta is no component (it lives in core/publication/published.ts, not core/schemas): inline, without the document's `$schema`.
 const { $schema: _schema, ...indexMetaSchema } = jsonSchemaDocument(IndexMeta);
 
@@ -39,7 +42,7 @@ export const publishedCatalogRoute = get(
     tags: ["Sources"],
     summary: "The live set's catalog.json",
     description: "The same bytes as the publication on GitHub Pages would hold for this set; `/catalog.json` is the same document.",
-    responses: rateLimitedResponses(staticFileResponses("The latest census", "application/json", schemaRef("Catalog"))),
+    responses: rateLimitedResponses({ ...staticFileResponses("The latest census", "application/json", schemaRef("Catalog")), 404: NOT_PUBLISHED }),
   },
 );
 
@@ -51,7 +54,8 @@ export const publishedHistoryRoute = get(
     operationId: "getPublishedCatalogHistory",
     tags: ["Sources"],
     summary: "The live set's catalog-history.json",
-    responses: rateLimitedResponses(staticFileResponses("Daily census points", "application/json", schemaRef("CatalogHistory"))),
+    description: "One census data point per UTC day; the same bytes as `/catalog-history.json`.",
+    responses: rateLimitedResponses({ ...staticFileResponses("Daily census points", "application/json", schemaRef("CatalogHistory")), 404: NOT_PUBLISHED }),
   },
 );
 
@@ -66,9 +70,10 @@ export const publishedIndexRoute = get(
     description:
       "The asset records of the indexed sources, gzip-compressed JSON `{ builtAt, assets: Asset[] }`, served as the file it is " +
       "(`application/gzip`, no `Content-Encoding`): a reader gunzips it and builds its own index.",
-    responses: rateLimitedResponses(
-      staticFileResponses("The index records, gzip", "application/gzip", { type: "string", format: "binary" }, { encoded: false }),
-    ),
+    responses: rateLimitedResponses({
+      ...staticFileResponses("The index records, gzip", "application/gzip", { type: "string", format: "binary" }, { encoded: false }),
+      404: NOT_PUBLISHED,
+    }),
   },
 );
 
@@ -81,7 +86,7 @@ export const publishedMetaRoute = get(
     tags: ["Sources"],
     summary: "The live set's index.meta.json",
     description: "Format version, build time, engine and analysis, counts, and the size and sha256 of every other file of the set.",
-    responses: rateLimitedResponses(staticFileResponses("The set's meta", "application/json", indexMetaSchema)),
+    responses: rateLimitedResponses({ ...staticFileResponses("The set's meta", "application/json", indexMetaSchema), 404: NOT_PUBLISHED }),
   },
 );
 
@@ -98,6 +103,7 @@ const schemaRoute = (name: SchemaName): Route =>
       operationId: `getSchema${name}`,
       tags: ["Sources"],
       summary: `The JSON Schema of ${name}`,
+      description: `The JSON Schema (draft 2020-12) a reader of the published files can validate a ${name} against; open to any client.`,
       security: [],
       responses: staticFileResponses(`The JSON Schema (draft 2020-12) of ${name}`, "application/schema+json", { type: "object" }),
     },

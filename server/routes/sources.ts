@@ -1,13 +1,15 @@
 /** The source sites: their list and the daily census (`/v1/catalog`, and as static files). */
 import { jsonResponse, rateLimitedResponses, schemaRef, staticFileResponses } from "../openapi.ts";
 import { catalog, listLicenses, listProviders } from "../service/sources.ts";
-import { servePublished } from "./publication.ts";
+import { NOT_PUBLISHED, servePublished } from "./publication.ts";
 import { API, get, OPEN } from "./route.ts";
 
 export const providersRoute = get("/v1/providers", API, (deps) => () => listProviders(deps), {
   operationId: "listProviders",
   tags: ["Sources"],
   summary: "List the source sites",
+  description:
+    "Every source in the registry: its asset types, pricing, licence, access, whether it is searched live or from the index, and its current health.",
   responses: rateLimitedResponses({ 200: jsonResponse("Every source", "ProvidersResponse") }),
 });
 
@@ -29,7 +31,7 @@ export const catalogFileRoute = get(
     summary: "The daily catalog census (static file)",
     description: "The same bytes as `/v1/catalog.json`, open to any client (no key, no rate limit).",
     security: [],
-    responses: staticFileResponses("The latest census", "application/json", schemaRef("Catalog")),
+    responses: { ...staticFileResponses("The latest census", "application/json", schemaRef("Catalog")), 404: NOT_PUBLISHED },
   },
 );
 
@@ -43,7 +45,7 @@ export const catalogHistoryRoute = get(
     summary: "One census data point per UTC day",
     description: "The same bytes as `/v1/catalog-history.json`, open to any client (no key, no rate limit).",
     security: [],
-    responses: staticFileResponses("Daily census points", "application/json", schemaRef("CatalogHistory")),
+    responses: { ...staticFileResponses("Daily census points", "application/json", schemaRef("CatalogHistory")), 404: NOT_PUBLISHED },
   },
 );
 

@@ -10,6 +10,7 @@ export const healthRoute = get("/health", HEALTH, (deps) => () => ({ ok: true, .
   operationId: "getHealth",
   tags: ["System"],
   summary: "Liveness check",
+  description: "200 while the process answers, with the published data's source and age. Not rate limited, no key, any Host.",
   security: [],
   responses: { 200: jsonResponse("The server is up", "Health") },
 });

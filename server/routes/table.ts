@@ -4,6 +4,7 @@
  * not hold; `/openapi.json` is its operations; test/readme.test.ts holds README.md's table to it.
  */
 
+import { publicBase } from "../context.ts";
 import { mcpMethodNotAllowed, mcpOperation, mcpRoute } from "../mcp/http.ts";
 import { buildOpenApi, jsonResponse } from "../openapi.ts";
 import { createStatsRoute, statsOpenApiPaths } from "../stats/route.ts";
@@ -20,18 +21,26 @@ import { catalogFileRoute, catalogHistoryRoute, catalogRoute, licensesRoute, pro
 import { healthRoute, readyRoute } from "./system.ts";
 import { thumbnailRoute } from "./thumbnail.ts";
 
-/** The document of this table, built once per app. */
+/**
+ * The document of this table, its server the public URL (or the origin asked, without one): built
+ * once per app, and again only when another allowed host asks.
+ */
 const openApiRoute = get(
   "/openapi.json",
   OPEN,
-  () => {
-    const document = buildOpenApi({ endpoints: ROUTES });
-    return () => document;
+  (deps) => {
+    let built: { base: string; document: Record<string, unknown> } | undefined;
+    return (event) => {
+      const base = publicBase(deps, event);
+      if (built?.base !== base) built = { base, document: buildOpenApi({ endpoints: ROUTES, serverUrl: base }) };
+      return built.document;
+    };
   },
   {
     operationId: "getOpenApi",
     tags: ["System"],
     summary: "This OpenAPI 3.1 description",
+    description: "The operations of this server, their parameters, responses and schemas, generated from the code; `servers` is this server's public URL.",
     security: [],
     responses: { 200: jsonResponse("The OpenAPI 3.1 document", { type: "object" }) },
   },
