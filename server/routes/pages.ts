@@ -31,7 +31,8 @@ function bundle(): WebManifest {
   return manifest;
 }
 
-async function sendPage(event: H3Event, meta: PageMeta, status = 200): Promise<unknown> {
+/** A page of the app: the shell with `meta`, under the pages' headers. */
+export async function sendPage(event: H3Event, meta: PageMeta, status = 200): Promise<unknown> {
   const built = bundle();
   for (const [name, value] of Object.entries(pageHeaders(built))) event.res.headers.set(name, value);
   const html = renderShell(meta, built);

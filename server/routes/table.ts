@@ -8,8 +8,10 @@ import { publicBase } from "../context.ts";
 import { mcpMethodNotAllowed, mcpOperation, mcpRoute } from "../mcp/http.ts";
 import { buildOpenApi, jsonResponse } from "../openapi.ts";
 import { createStatsRoute, statsOpenApiPaths } from "../stats/route.ts";
+import { AGENT_ROUTES } from "./agents.ts";
 import { assetRoute, filesRoute } from "./assets.ts";
 import { creditsRoute } from "./credits.ts";
+import { docsFileRoute, docsRoute } from "./docs.ts";
 import { downloadRoute } from "./download.ts";
 import { kitRoute } from "./kit.ts";
 import { assetPageRoute, searchPageRoute, sourcePageRoute, sourcesPageRoute, staticRoute, statsPageRoute } from "./pages.ts";
@@ -66,7 +68,10 @@ export const ROUTES: readonly Route[] = [
   sourcesPageRoute,
   sourcePageRoute,
   statsPageRoute,
+  docsRoute,
+  docsFileRoute,
   staticRoute,
+  ...AGENT_ROUTES,
   searchRoute,
   assetRoute,
   filesRoute,
