@@ -6,12 +6,13 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { H3Event } from "h3";
+import { REFERENCE } from "../../web/docs/guides.ts";
 import type { AppDeps } from "../context.ts";
 import { publicBase } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { serveFile, staticFile } from "../static/file.ts";
 import { counted } from "../stats/hooks.ts";
-import { docMeta, guide, guideMarkdown, REFERENCE } from "../web/docs.ts";
+import { docMeta, guide, guideMarkdown } from "../web/docs.ts";
 import { PAGE_CACHE } from "../web/headers.ts";
 import { sendPage } from "./pages.ts";
 import { get, PAGE } from "./route.ts";

@@ -4,8 +4,9 @@
  * uses the service over HTTP and MCP), `/robots.txt` and `/sitemap.xml`. Each is written from the
  * registry and the server's configuration, with this server's public URL in its links.
  */
+
+import { docPath, GUIDES, REFERENCE } from "../../web/docs/guides.ts";
 import type { AppDeps } from "../context.ts";
-import { docPath, GUIDES, REFERENCE } from "./docs.ts";
 
 const SUMMARY =
   "Search 3D models, PBR materials, textures, HDRIs, sprites, UI, audio and fonts from many free and paid asset sites at once, with the licence of every result, its file list and downloads, over HTTP, MCP and a command line.";

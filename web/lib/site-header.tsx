@@ -10,6 +10,7 @@ const PLACES = [
   { href: "/", label: "Search" },
   { href: "/sources", label: "Sources" },
   { href: "/stats", label: "Stats" },
+  { href: "/docs", label: "Docs" },
 ] as const;
 
 /** The link to the page shown is the current page; the one to the section it is in (a source's page, under Sources) is current too. */
