@@ -78,6 +78,16 @@ describe("the guides as Markdown", () => {
     expect(body).not.toContain("<!-- configuration -->");
   });
 
+  it("each docs page says what it is before its script runs: title, description, canonical and Open Graph", async () => {
+    const html = await text("/docs/cli", "text/html; charset=utf-8");
+    expect(html).toContain("<title>Command line · asset-search docs</title>");
+    expect(html).toContain('<meta name="description" content="The asset-search command line: search every source from a terminal,');
+    expect(html).toContain(`<link rel="canonical" href="${BASE}/docs/cli">`);
+    expect(html).toContain('<meta property="og:title" content="Command line · asset-search docs">');
+    expect(html).toContain(`<meta property="og:url" content="${BASE}/docs/cli">`);
+    expect(await text("/docs", "text/html; charset=utf-8")).toContain("<title>API reference · asset-search docs</title>");
+  });
+
   it("an unknown guide is a 404", async () => {
     expect((await ask(`${BASE}/docs/nothing.md`)).status).toBe(404);
   });
