@@ -20,6 +20,8 @@ COPY vendor ./vendor
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY data ./data
+# The guides of /docs, read as Markdown when asked (server/web/docs.ts).
+COPY docs ./docs
 # The image's own user: the server writes nothing but DATA_CACHE_DIR (the system's temporary folder by default).
 USER node
 EXPOSE 8787

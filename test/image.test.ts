@@ -116,7 +116,7 @@ describe("the Dockerfile's runtime stage, replayed in a clean folder", () => {
         installed = true;
       }
     }
-    expect(readdirSync(layout).sort()).toEqual([".build", "data", "dist", "node_modules", "package-lock.json", "package.json", "vendor"]);
+    expect(readdirSync(layout).sort()).toEqual([".build", "data", "dist", "docs", "node_modules", "package-lock.json", "package.json", "vendor"]);
     rmSync(built, { recursive: true, force: true });
 
     // The image's ENV, then this machine's loopback and a free port in place of 0.0.0.0:8787.
@@ -144,6 +144,8 @@ describe("the Dockerfile's runtime stage, replayed in a clean folder", () => {
     expect(ready.data.assets).toBeGreaterThan(0);
     // The web app built into dist/web is served.
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    // So are the guides, read from docs/ when asked.
+    expect((await fetch(`http://127.0.0.1:${port}/docs/mcp.md`)).status).toBe(200);
 
     const [, healthArgs] = /^(?:--\S+\s+)*CMD\s+(\[.*\])$/.exec(one("HEALTHCHECK")) ?? [];
     const [healthCmd, ...healthRest] = JSON.parse(healthArgs ?? "[]") as string[];
