@@ -1,5 +1,6 @@
 import type { Source } from "../core/model/source.ts";
 import { threeDAssets } from "./3dassets.ts";
+import { threeDAssetsOne } from "./3dassetsone.ts";
 import { threeDTexel } from "./3dtexel.ts";
 import { threeDTextures } from "./3dtextures.ts";
 import { ambientcg } from "./ambientcg.ts";
@@ -55,6 +56,7 @@ export const SOURCES: readonly Source[] = [
   thingiverse,
   threeDAssets,
   threeDTexel,
+  threeDAssetsOne,
   fab,
   poliigon,
   turbosquid,
