@@ -2,9 +2,10 @@ import type { Catalog, CatalogHistory, CatalogHistoryPoint } from "../core/schem
 import { neverCounted } from "./catalog.ts";
 
 /**
- * The day's point of `/catalog-history.json`: the catalog's totals and each source's listings, and
- * what a reader needs to tell an outage from a plateau: the sources whose numbers were carried
- * over (`stale`), whether the total is a lower bound, and how many sources it counts.
+ * The day's point of `/catalog-history.json`: the catalog's totals, its listings by type and each
+ * source's listings, and what a reader needs to tell an outage from a plateau: the sources whose
+ * numbers were carried over (`stale`), whether the total is a lower bound, and how many sources it
+ * counts.
  */
 export function historyPoint(catalog: Catalog): CatalogHistoryPoint {
   return {
@@ -18,6 +19,7 @@ export function historyPoint(catalog: Catalog): CatalogHistoryPoint {
     stale: catalog.sources.filter((s) => s.stale !== undefined && !neverCounted(s)).map((s) => s.id),
     atLeast: catalog.totals.listings.atLeast === true,
     sourcesCounted: catalog.totals.sourcesCounted,
+    byType: Object.fromEntries(Object.entries(catalog.byType).map(([type, c]) => [type, c.count])),
   };
 }
 

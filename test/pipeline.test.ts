@@ -54,6 +54,7 @@ describe("pipeline", () => {
       stale: [],
       atLeast: false,
       sourcesCounted: 1,
+      byType: { hdri: 2, model: 2, texture: 767 },
     });
   });
 

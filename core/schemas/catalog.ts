@@ -63,6 +63,7 @@ export const CatalogHistoryPoint = z
     stale: z.array(z.string()).optional().describe("ids of the sources whose numbers were carried over from an earlier count"),
     atLeast: z.boolean().optional().describe("true when `listings` is a lower bound (a source capped, stale or never counted)"),
     sourcesCounted: z.int().min(0).optional().describe("sources whose numbers are in the totals"),
+    byType: Counts.optional().describe("listings per asset type (each a lower bound when `atLeast` is)"),
   })
   .meta({ id: "CatalogHistoryPoint" });
 export type CatalogHistoryPoint = z.infer<typeof CatalogHistoryPoint>;

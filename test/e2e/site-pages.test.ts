@@ -12,7 +12,8 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Catalog, CatalogHistoryPoint, Provider, Stats } from "../../core/schemas/index.ts";
+import type { AssetType, Catalog, CatalogHistoryPoint, Provider, Stats } from "../../core/schemas/index.ts";
+import { TYPE_NAMES } from "../../web/search/labels.ts";
 import { listen, testApp } from "../helpers/app.ts";
 import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
 import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
@@ -21,6 +22,8 @@ const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const DAYS = 7;
+/** The last days of the week, whose points have `byType`. */
+const TYPED_DAYS = 4;
 
 let server: Awaited<ReturnType<typeof listen>>;
 let browser: Browser;
@@ -28,14 +31,19 @@ let catalog: Catalog;
 let providers: Provider[];
 let points: CatalogHistoryPoint[];
 
-/** A week of history ending on the census's day, each earlier day a little smaller, one of them carried over for Poly Haven. */
+/**
+ * A week of history ending on the census's day, each earlier day a little smaller, one of them
+ * carried over for Poly Haven; the first days written before points kept their listings by type.
+ */
 function week(today: CatalogHistoryPoint): CatalogHistoryPoint[] {
   return Array.from({ length: DAYS }, (_, i) => {
     const back = DAYS - 1 - i;
     const scale = (n: number) => Math.round(n * (1 - back * 0.03));
     const date = new Date(Date.parse(`${today.date}T00:00:00Z`) - back * 86_400_000).toISOString();
+    const { byType, ...rest } = today;
     return {
-      ...today,
+      ...rest,
+      ...(back < TYPED_DAYS ? { byType: Object.fromEntries(Object.entries(byType!).map(([type, n]) => [type, scale(n)])) } : {}),
       date: date.slice(0, 10),
       countedAt: date,
       listings: scale(today.listings),
@@ -84,7 +92,7 @@ async function chartsDrawn(page: Page, count: number): Promise<void> {
 const READY: Record<string, (page: Page) => Promise<unknown>> = {
   "/sources": (page) => expect.poll(() => page.locator(".sources-table td.num").first().innerText()).not.toBe("—"),
   "/sources/polyhaven": (page) => chartsDrawn(page, 1),
-  "/stats": (page) => chartsDrawn(page, 4),
+  "/stats": (page) => chartsDrawn(page, 4 + Object.keys(points.at(-1)!.byType!).length),
 };
 
 async function open(watched: WatchedPage, path: keyof typeof READY): Promise<void> {
@@ -200,6 +208,18 @@ describe("the pages around the search in Chromium", () => {
       const table = page.getByRole("table", { name: `${title}, day by day` });
       expect(await table.locator("tbody tr").count()).toBe(DAYS);
       expect(await table.locator("tbody tr").last().locator("td").innerText()).toBe(listed(points.at(-1)![key]));
+    }
+    // By type: a chart per type over the days that recorded it, most listings first, and from when.
+    const firstTyped = points[DAYS - TYPED_DAYS]!.date;
+    const since = new Date(firstTyped).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+    expect(await page.getByText("Listings by type are recorded from").innerText()).toBe(`Listings by type are recorded from ${since} on.`);
+    const byType = Object.entries(points.at(-1)!.byType!).sort(([, a], [, b]) => b - a);
+    const typeCharts = page.locator("h3#type-history-heading + p + .chart-grid .chart-title");
+    expect(await typeCharts.allInnerTexts()).toEqual(byType.map(([type]) => TYPE_NAMES[type as AssetType].many));
+    for (const [type, count] of byType) {
+      const table = page.getByRole("table", { name: `${TYPE_NAMES[type as AssetType].many}, day by day` });
+      expect(await table.locator("tbody tr").count()).toBe(TYPED_DAYS);
+      expect(await table.locator("tbody tr").last().locator("td").innerText()).toBe(listed(count));
     }
     expect(await page.title()).toBe("Usage and health · asset-search");
     await expectHeadingsInOrder(page);

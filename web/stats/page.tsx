@@ -11,7 +11,7 @@ import { useCatalog, useHistory, useStats } from "../lib/site-data.ts";
 import { SiteHeader } from "../lib/site-header.tsx";
 import { settled, useJson } from "../lib/use-json.ts";
 import { healthPeriod } from "../sources/facts.ts";
-import { ByType, CensusHistory } from "./census-history.tsx";
+import { ByType, CensusHistory, TypeHistory } from "./census-history.tsx";
 import { HealthTable } from "./health.tsx";
 import { Breakdowns, UsageWindows } from "./usage.tsx";
 
@@ -82,7 +82,11 @@ export function StatsPage({ location }: { location: URL }) {
               ) : !history.data || history.data.points.length === 0 ? (
                 <p>No census has been published yet.</p>
               ) : (
-                <CensusHistory history={history.data} />
+                <>
+                  <CensusHistory history={history.data} />
+                  <h3 id="type-history-heading">By type, day by day</h3>
+                  <TypeHistory history={history.data} />
+                </>
               )}
               {catalog.data && (
                 <>
