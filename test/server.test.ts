@@ -143,6 +143,45 @@ describe("sources, catalog and system", () => {
     expect(((await (await get("/openapi.json")).json()) as { openapi: string }).openapi).toBe("3.1.0");
   });
 
+  it("says of each provider whether its key is required and set here (never the key), and how it meets filters and sorts", async () => {
+    const { get } = await testApp({ env: { SKETCHFAB_API_TOKEN: "secret-token" } });
+    const res = await get("/v1/providers");
+    const text = await res.text();
+    expect(text).not.toContain("secret-token");
+    const byId = new Map(ProvidersResponse.parse(JSON.parse(text)).providers.map((p) => [p.id, p]));
+    const keyAndFilters = (id: string) => {
+      const { enabled, keyEnv, keyRequired, keyConfigured, filtering } = byId.get(id)!;
+      return { enabled, keyEnv, keyRequired, keyConfigured, filtering };
+    };
+    expect(keyAndFilters("polyhaven")).toEqual({ enabled: true, filtering: { index: true, upstream: [], listed: [] } });
+    expect(keyAndFilters("sketchfab")).toEqual({
+      enabled: true,
+      keyEnv: "SKETCHFAB_API_TOKEN",
+      keyRequired: false,
+      keyConfigured: true,
+      filtering: {
+        index: false,
+        upstream: ["license", "maxPolys", "animated", "rigged", "category", "format", "newest"],
+        listed: ["license", "commercial", "attribution", "author", "category", "format", "maxPolys", "animated", "newest"],
+      },
+    });
+    expect(keyAndFilters("thingiverse")).toEqual({
+      enabled: false,
+      keyEnv: "THINGIVERSE_TOKEN",
+      keyRequired: true,
+      keyConfigured: false,
+      filtering: { index: false, upstream: ["license", "newest", "popular"], listed: ["author"] },
+    });
+    expect(keyAndFilters("fab")).toEqual({ enabled: true, filtering: { index: false, upstream: [], listed: [] } });
+    // The OpenAPI document carries the fields and lists them among the additive ones.
+    const doc = (await (await get("/openapi.json")).json()) as {
+      info: { description: string };
+      components: { schemas: Record<string, { properties: object }> };
+    };
+    expect(Object.keys(doc.components.schemas.Provider!.properties)).toEqual(expect.arrayContaining(["keyRequired", "keyConfigured", "filtering"]));
+    for (const field of ["keyRequired", "keyConfigured", "filtering"]) expect(doc.info.description).toContain(`\`Provider.${field}\``);
+  });
+
   it("serves the search page that shareUrl opens, titled with the asset", async () => {
     const { get } = await testApp();
     const res = await get("/?asset=polyhaven%3AArmChair_01");

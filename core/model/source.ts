@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import type { HttpClient } from "../http/types.ts";
-import type { Access, Asset, AssetDetails, AssetType, License, Pricing, Provider, SourceCensus } from "../schemas/index.ts";
+import type { Access, Asset, AssetDetails, AssetType, License, Pricing, Provider, ProviderFiltering, SourceCensus } from "../schemas/index.ts";
 import type { SearchFilters, Sort, SourceFiltering } from "./filters.ts";
 
 /** What a source is asked for by one search (already validated). */
@@ -88,7 +88,8 @@ export type Source = IndexedSource | LiveSource | LinkSource;
 
 /** The public Provider view of a source. */
 export function toProvider(source: Source, keys: Record<string, string | undefined>): Provider {
-  const enabled = !source.key?.required || Boolean(keys[source.key.env]);
+  const keyConfigured = source.key !== undefined && Boolean(keys[source.key.env]);
+  const enabled = !source.key?.required || keyConfigured;
   return {
     id: source.id,
     name: source.name,
@@ -100,7 +101,15 @@ export function toProvider(source: Source, keys: Record<string, string | undefin
     ...(source.license ? { license: source.license } : {}),
     supportsDownload: source.supportsDownload,
     enabled,
-    ...(source.key ? { keyEnv: source.key.env } : {}),
+    ...(source.key ? { keyEnv: source.key.env, keyRequired: source.key.required, keyConfigured } : {}),
     mode: source.mode,
+    filtering: filteringOf(source),
   };
+}
+
+/** An indexed source's filters are whatever its records carry, which the index knows; the others say theirs. */
+function filteringOf(source: Source): ProviderFiltering {
+  if (source.mode === "indexed") return { index: true, upstream: [], listed: [] };
+  const { upstream = [], listed = [] } = source.filtering ?? {};
+  return { index: false, upstream: [...upstream], listed: [...listed] };
 }

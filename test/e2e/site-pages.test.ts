@@ -58,7 +58,8 @@ function week(today: CatalogHistoryPoint): CatalogHistoryPoint[] {
 
 beforeAll(async () => {
   if (missingBrowser) return;
-  const { app, published, get } = await testApp();
+  // A required key set (Freesound's: the one search below asks for models, not sounds), so the key column shows each state.
+  const { app, published, get } = await testApp({ env: { FREESOUND_API_KEY: "e2e-key" } });
   points = week(published.history.points.at(-1)!);
   published.history = { points };
   // One search before any page asks for the stats (cached a minute): the breakdowns and the live sources' health have something to show.
@@ -153,6 +154,18 @@ describe("the pages around the search in Chromium", () => {
     const byFree = [...catalog.sources].filter((c) => c.free !== undefined).sort((a, b) => b.free! - a.free!);
     expect((await names())[0]).toBe(byFree[0]!.name);
     expect(await page.getByRole("columnheader", { name: /^Free/ }).getAttribute("aria-sort")).toBe("descending");
+    // The key column tells no key from an optional or a required one, and whether this server has it.
+    const keyColumn = (await page.locator(".sources-table thead th").allInnerTexts()).findIndex((t) => t.startsWith("Key here"));
+    const keyOf = (name: string) =>
+      rows
+        .filter({ has: page.getByRole("rowheader", { name, exact: true }) })
+        .locator("td")
+        .nth(keyColumn - 1)
+        .innerText();
+    expect(await keyOf("Poly Haven")).toBe("no key needed");
+    expect(await keyOf("Sketchfab")).toBe("optional key, not set\nSKETCHFAB_API_TOKEN");
+    expect(await keyOf("Thingiverse")).toBe("required key, not set\nTHINGIVERSE_TOKEN");
+    expect(await keyOf("Freesound")).toBe("required key, set\nFREESOUND_API_KEY");
     await expectHeadingsInOrder(page);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "sources-1366");
@@ -170,6 +183,9 @@ describe("the pages around the search in Chromium", () => {
     expect(await history.locator("tbody tr").count()).toBe(DAYS);
     expect(await page.locator(".chart-value").innerText()).toContain(listed(polyHaven.total));
     expect(await page.title()).toBe("Poly Haven: census and history · asset-search");
+    expect(await page.locator("section", { has: page.getByRole("heading", { name: "Filters and sorts" }) }).innerText()).toContain(
+      "Searched in this service's index, so every filter and sort of the search page applies to its listings",
+    );
     await expectHeadingsInOrder(page);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "source-polyhaven-1366");
@@ -182,6 +198,30 @@ describe("the pages around the search in Chromium", () => {
     expectClean(watched);
     await watched.context.close();
   }, 60_000);
+
+  it("a live source's page lists the filters and sorts its site applies and those applied to its listings, and its key", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const { page } = watched;
+    await page.goto(`${server.url}/sources/sketchfab`);
+    const filters = page.locator("section", { has: page.getByRole("heading", { name: "Filters and sorts" }) });
+    await filters.waitFor();
+    const fact = (scope: typeof page | typeof filters, term: string) =>
+      scope
+        .locator(".source-facts-list > div", { has: page.getByText(term, { exact: true }) })
+        .locator("dd")
+        .innerText();
+    expect(await fact(filters, "Applied by the site")).toBe("licence, polygon count, animated, rigged, category, format, newest first");
+    expect(await fact(filters, "Applied here to its listings")).toBe(
+      "licence, commercial use, no credit needed, author, category, format, polygon count, animated, newest first",
+    );
+    expect(await fact(page, "Key")).toBe("Optional, not set here: it can use SKETCHFAB_API_TOKEN");
+    await expectHeadingsInOrder(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "source-sketchfab-1366");
+    expectClean(watched);
+    await watched.context.close();
+  }, 30_000);
 
   it("/stats shows the usage windows, the breakdowns, the sources' health and the census as charts", async () => {
     if (missingBrowser) throw new Error(missingBrowser);

@@ -8,7 +8,7 @@ import type { Provider, ProviderHealth, SourceCensus } from "../../core/schemas/
 import { followInApp } from "../lib/location.ts";
 import { counted, duration, percent } from "../lib/numbers.ts";
 import { MODE_NAMES } from "../search/labels.ts";
-import { keyState, licenceOf, PRICING, typesOf } from "./facts.ts";
+import { keyState, keyWords, licenceOf, PRICING, typesOf } from "./facts.ts";
 
 export interface SourceRow {
   provider: Provider;
@@ -27,7 +27,8 @@ export interface Column {
 }
 
 const MODES = ["indexed", "live", "link"];
-const KEYS = ["missing", "ok", "not needed"];
+/** Sorted ascending: what stops or limits a source here first. */
+const KEYS = ["required key, not set", "optional key, not set", "required key, set", "optional key, set", "no key needed"];
 /** Health only says something when the source was asked. */
 const asked = (row: SourceRow) => (row.health && row.health.requests > 0 ? row.health : undefined);
 
@@ -98,13 +99,14 @@ export const COLUMNS: readonly Column[] = [
   {
     key: "key",
     label: "Key here",
-    sortBy: (r) => KEYS.indexOf(keyState(r.provider).word),
+    sortBy: (r) => KEYS.indexOf(keyWords(keyState(r.provider))),
     cell: (r) => {
-      const { word, env } = keyState(r.provider);
+      const key = keyState(r.provider);
+      if (key.need === "none") return keyWords(key);
       return (
         <>
-          <span class={`key-${word.replace(" ", "-")}`}>{word}</span>
-          {env && <span class="env">{env}</span>}
+          <span class={key.set ? "key-set" : `key-unset-${key.need}`}>{keyWords(key)}</span>
+          <span class="env">{key.env}</span>
         </>
       );
     },

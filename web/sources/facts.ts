@@ -1,22 +1,40 @@
 /**
  * A source's facts in words, the same on the list of sources and on a source's page: its pricing,
- * licence, key, its types with the census's count of each, and the period its health covers.
+ * licence, key, filters, its types with the census's count of each, and the period its health covers.
  */
-import type { AssetType, Pricing, Provider, SourceCensus, Stats } from "../../core/schemas/index.ts";
+import type { AssetType, FilterKey, Pricing, Provider, SourceCensus, Stats } from "../../core/schemas/index.ts";
 import { licenceBadge } from "../lib/format.ts";
 import { day } from "../lib/numbers.ts";
 import { TYPE_NAMES } from "../search/labels.ts";
 
 export const PRICING: Record<Pricing, string> = { free: "Free", freemium: "Free and paid", paid: "Paid" };
 
-/**
- * Whether the source works here as far as a key goes. `/v1/providers` says which variable a source
- * reads and whether it is enabled, not whether an optional key is set: "ok" covers both.
- */
-export function keyState(p: Provider): { word: "not needed" | "missing" | "ok"; env?: string } {
-  if (!p.keyEnv) return { word: "not needed" };
-  return { word: p.enabled === false ? "missing" : "ok", env: p.keyEnv };
+/** Whether the source needs a key, may use one, or neither, and whether this server has it set. */
+export type KeyState = { need: "none" } | { need: "optional" | "required"; set: boolean; env: string };
+
+export function keyState(p: Provider): KeyState {
+  if (!p.keyEnv) return { need: "none" };
+  return { need: p.keyRequired ? "required" : "optional", set: p.keyConfigured === true, env: p.keyEnv };
 }
+
+/** The key in a few words: "no key needed", "optional key, set", "required key, not set" … */
+export const keyWords = (key: KeyState): string => (key.need === "none" ? "no key needed" : `${key.need} key, ${key.set ? "set" : "not set"}`);
+
+/** The filters and data sorts of the search (core/model/filters.ts) as the search page names them. */
+export const FILTER_NAMES: Record<FilterKey, string> = {
+  license: "licence",
+  commercial: "commercial use",
+  attribution: "no credit needed",
+  author: "author",
+  category: "category",
+  format: "format",
+  resolution: "resolution",
+  maxPolys: "polygon count",
+  animated: "animated",
+  rigged: "rigged",
+  newest: "newest first",
+  popular: "most downloaded",
+};
 
 /** A licence's name past this length is a sentence of the site's own terms, not a name for a badge. */
 const LONGEST_NAME = 24;

@@ -6,7 +6,7 @@
  */
 import "../styles/sources.css";
 import { useEffect } from "preact/hooks";
-import type { CatalogHistory, Provider, ProviderHealth, SourceCensus } from "../../core/schemas/index.ts";
+import type { CatalogHistory, FilterKey, Provider, ProviderHealth, SourceCensus } from "../../core/schemas/index.ts";
 import { webUrl } from "../lib/format.ts";
 import { LineChart } from "../lib/line-chart.tsx";
 import { followInApp } from "../lib/location.ts";
@@ -18,18 +18,56 @@ import { HOW } from "../search/census.tsx";
 import { MODE_NAMES } from "../search/labels.ts";
 import { SourceCensusView } from "./census.tsx";
 import { exampleSearches } from "./examples.ts";
-import { healthPeriod, keyState, licenceOf, PRICING } from "./facts.ts";
+import { FILTER_NAMES, healthPeriod, type KeyState, keyState, licenceOf, PRICING } from "./facts.ts";
 
 /** As the server titles the page (server/web/meta.ts). */
 const titleOf = (name: string) => `${name}: census and history · asset-search`;
 
-/** How the search's filters and sorts meet a source, by how it is searched (core/search/search.ts decides it per search). */
-const FILTERING: Record<NonNullable<Provider["mode"]>, string> = {
-  indexed:
-    "Searched in this service's index, so the search page's filters and sorts apply to its listings as far as they state what a filter reads (a format, a resolution, a date). When none of its listings can, it sits that search out and the search says why.",
-  live: "Asked live: the site applies some filters and sorts itself, and the others are applied to the listings it sends back when they state what the filter reads. A filter it can meet neither way makes it sit that search out, and the search says why.",
-  link: "Not searched here, so no filter applies: a search links to the site's own search with the same words.",
-};
+/**
+ * How the search's filters and sorts meet a source, from what it declares (`/v1/providers`); a
+ * filter it can meet neither way makes it sit that search out (core/search/search.ts).
+ */
+function Filtering({ provider }: { provider: Provider }) {
+  const { filtering, mode } = provider;
+  if (mode === "link" && !filtering?.upstream.length)
+    return <p>Not searched here, so no filter applies: a search links to the site's own search with the same words.</p>;
+  if (!filtering || filtering.index)
+    return (
+      <p>
+        Searched in this service's index, so every filter and sort of the search page applies to its listings as far as they state what it reads (a format, a
+        resolution, a date). When none of its listings can, it sits that search out and the search says why.
+      </p>
+    );
+  const names = (keys: readonly FilterKey[]) => (keys.length ? keys.map((k) => FILTER_NAMES[k]).join(", ") : "none");
+  return (
+    <>
+      <dl class="source-facts-list">
+        <div>
+          <dt>{mode === "link" ? "In its search link" : "Applied by the site"}</dt>
+          <dd>{names(filtering.upstream)}</dd>
+        </div>
+        {mode !== "link" && (
+          <div>
+            <dt>Applied here to its listings</dt>
+            <dd>{names(filtering.listed)}</dd>
+          </div>
+        )}
+      </dl>
+      <p class="note">
+        {mode === "link"
+          ? "Not searched here: a search links to the site's own search with the same words and these filters."
+          : "A filter or sort it can meet neither way makes it sit that search out, and the search says why."}
+      </p>
+    </>
+  );
+}
+
+/** The key in a sentence: whether it is needed, and whether this server has it. */
+function keySentence(key: KeyState): string {
+  if (key.need === "none") return "Not needed";
+  const need = key.need === "required" ? "Required" : "Optional";
+  return key.set ? `${need}, set here (${key.env})` : `${need}, not set here: ${key.need === "required" ? "searching it needs" : "it can use"} ${key.env}`;
+}
 
 function History({ id, history }: { id: string; history: CatalogHistory }) {
   const points = history.points.filter((p) => p.sources[id] !== undefined);
@@ -56,7 +94,6 @@ function Facts({
 }) {
   const home = webUrl(provider.homepage);
   const licence = licenceOf(provider, census);
-  const key = keyState(provider);
   return (
     <dl class="source-facts-list">
       <div>
@@ -88,7 +125,7 @@ function Facts({
       </div>
       <div>
         <dt>Key</dt>
-        <dd>{key.word === "not needed" ? "Not needed" : key.word === "missing" ? `Missing here: set ${key.env}` : `${key.env}: works here`}</dd>
+        <dd>{keySentence(keyState(provider))}</dd>
       </div>
       {health && health.requests > 0 && (
         <div>
@@ -163,7 +200,7 @@ export function SourcePage({ id, location }: { id: string; location: URL }) {
 
             <section aria-labelledby="filters-heading">
               <h2 id="filters-heading">Filters and sorts</h2>
-              <p>{provider.mode ? FILTERING[provider.mode] : FILTERING.live}</p>
+              <Filtering provider={provider} />
             </section>
 
             <section aria-labelledby="examples-heading">
