@@ -1,19 +1,19 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { AssetIndex } from "../core/index/search-index.ts";
 import { licenseById } from "../core/model/license.ts";
+import { SearchParams } from "../core/model/search-params.ts";
 import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
+import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
+import { searchAll } from "../core/search/search.ts";
 import { ambientcg } from "../sources/ambientcg.ts";
-import { expectListedExactly } from "./helpers/filtering.ts";
 import { sourceQuery } from "./helpers/query.ts";
-import { FIXTURES, replayContext } from "./helpers/replay.ts";
+import { replayContext, replayRuntime } from "./helpers/replay.ts";
 
-// Recorded responses: test/fixtures/ambientcg/manifest.json (v3 searches and assets, the v2 downloads CSV).
+// Recorded responses: test/fixtures/ambientcg/manifest.json (v3 assets, the v2 downloads CSV of Nov 2023).
 
 const NOW = new Date("2026-11-22T00:00:00Z");
 const API = "https://ambientcg.com/api/v3/assets";
 const INCLUDE = "include=type,title,url,tags,shortDescription,releaseDate,maps,technique,downloadStatistics,thumbnails,downloads";
-const WOOD_URL = `${API}?q=wood&limit=3&offset=0&${INCLUDE}`;
-const APPLE_URL = `${API}?q=apple&type=3d-model&limit=24&offset=0&${INCLUDE}`;
 const CSV_URL = "https://ambientcg.com/api/v2/downloads_csv";
 const THUMBS = "https://acg-media.struffelproductions.com/file/ambientCG-Web/media/thumbnail";
 
@@ -22,111 +22,115 @@ const query = sourceQuery;
 const setup = () => replayContext({ now: NOW });
 
 describe("ambientcg: metadata", () => {
-  it("is a live, free, CC0 API source with direct downloads", () => {
+  it("is an indexed, free, CC0 API source with direct downloads, and no live search", () => {
     expect(ambientcg).toMatchObject({
       id: "ambientcg",
       name: "ambientCG",
       homepage: "https://ambientcg.com",
-      mode: "live",
+      mode: "indexed",
       access: "api",
       pricing: "free",
       supportsDownload: true,
       license: licenseById("CC0-1.0"),
+      unit: "assets",
     });
     expect(ambientcg.key).toBeUndefined();
-    expect([...ambientcg.assetTypes].sort()).toEqual(["hdri", "material", "model", "texture"]);
+    // An indexed source filters by what its records carry (the index), so it declares no filtering of its own.
+    expect(ambientcg).not.toHaveProperty("search");
+    expect(ambientcg).not.toHaveProperty("filtering");
+    expect([...ambientcg.assetTypes].sort()).toEqual(["hdri", "material", "model", "other", "texture"]);
+  });
+});
+
+describe("ambientcg: crawl", () => {
+  const crawled = async () => {
+    const { ctx, replay } = setup();
+    return { assets: await ambientcg.crawl(ctx), requested: replay.requested };
+  };
+  const cc0 = { license: licenseById("CC0-1.0"), price: { free: true } };
+
+  it("asks the downloads CSV once and builds one valid asset per asset id", async () => {
+    const { assets, requested } = await crawled();
+    expect(requested).toEqual([CSV_URL]);
+    expect(assets).toHaveLength(2186);
+    expect(new Set(assets.map((a) => a.id)).size).toBe(2186);
+    for (const asset of assets) expect(Asset.parse(asset)).toStrictEqual(asset);
+    expect(assets.slice(0, 3).map((a) => a.id)).toEqual(["ambientcg:Carpet016", "ambientcg:PavingStones137", "ambientcg:Wood090A"]);
+    const byType: Record<string, number> = {};
+    for (const a of assets) byType[a.type] = (byType[a.type] ?? 0) + 1;
+    expect(byType).toEqual({ material: 1964, hdri: 186, model: 31, other: 5 });
+    expect(assets.every((a) => a.downloadable && a.tags.length === 0)).toBe(true);
+  });
+
+  it("maps a material: title and category from the id, formats inside its archives, resolutions, page and thumbnail", async () => {
+    const { assets } = await crawled();
+    expect(assets.find((a) => a.nativeId === "Carpet016")).toStrictEqual({
+      id: "ambientcg:Carpet016",
+      provider: "ambientcg",
+      nativeId: "Carpet016",
+      title: "Carpet 016",
+      type: "material",
+      tags: [],
+      categories: ["Carpet"],
+      url: "https://ambientcg.com/a/Carpet016",
+      thumbnailUrl: `${THUMBS}/256-PNG/Carpet016.png`,
+      ...cc0,
+      formats: ["zip", "jpg", "png"],
+      resolutions: ["1k", "2k", "4k", "8k"],
+      downloadable: true,
+    });
+    expect(assets.find((a) => a.nativeId === "PavingStones137")).toMatchObject({ title: "Paving Stones 137", categories: ["Paving Stones"] });
+  });
+
+  it("maps an HDRI of loose EXR and tonemapped JPG files, its letter apart in the title", async () => {
+    const { assets } = await crawled();
+    expect(assets.find((a) => a.nativeId === "DaySkyHDRI040A")).toStrictEqual({
+      id: "ambientcg:DaySkyHDRI040A",
+      provider: "ambientcg",
+      nativeId: "DaySkyHDRI040A",
+      title: "Day Sky HDRI 040 A",
+      type: "hdri",
+      tags: [],
+      categories: ["Day Sky HDRI"],
+      url: "https://ambientcg.com/a/DaySkyHDRI040A",
+      thumbnailUrl: `${THUMBS}/256-PNG/DaySkyHDRI040A.png`,
+      ...cc0,
+      formats: ["exr", "jpg"],
+      resolutions: ["1k", "2k", "4k", "8k", "12k", "16k"],
+      downloadable: true,
+    });
+  });
+
+  it("maps a model, a terrain and a Substance file by their files", async () => {
+    const { assets } = await crawled();
+    const pick = (id: string) => assets.find((a) => a.nativeId === id)!;
+    expect(pick("3DBread001")).toMatchObject({ title: "3D Bread 001", type: "model", categories: ["3D Bread"], formats: ["zip", "jpg", "png"] });
+    expect(pick("3DBread001").resolutions).toEqual(["1k", "2k", "4k"]);
+    expect(pick("Terrain001")).toMatchObject({ type: "other", formats: ["zip", "jpg", "png", "exr", "obj"], resolutions: ["1k", "2k", "4k", "8k"] });
+    // One .sbsar with no attribute: a format, no resolution.
+    const substance = pick("AcousticFoamSubstance001");
+    expect(substance).toMatchObject({ title: "Acoustic Foam Substance 001", type: "material", formats: ["sbsar"], downloadable: true });
+    expect(substance).not.toHaveProperty("resolutions");
+  });
+
+  it("rejects a CSV without its columns, naming the source", async () => {
+    const { ctx, replay } = setup();
+    replay.add({ url: CSV_URL, body: "<html>changed</html>" });
+    await expect(ambientcg.crawl(ctx)).rejects.toThrow(/ambientcg: downloads_csv has no assetId/);
   });
 });
 
 describe("ambientcg: search", () => {
-  it("asks v3 with q, limit, offset and the include list, and maps each result", async () => {
-    const { ctx, replay } = setup();
-    const result = await ambientcg.search(query("wood", { limit: 3 }), ctx);
-
-    expect(replay.requested).toEqual([WOOD_URL]);
-    expect(result.total).toBe(331);
-    expect(result.searchUrl).toBe("https://ambientcg.com/list?q=wood");
-    expect(result.assets.map((a) => a.id)).toEqual(["ambientcg:Wood096", "ambientcg:Wood095", "ambientcg:Wood094"]);
-    for (const asset of result.assets) Asset.parse(asset);
-    expect(result.assets[1]).toStrictEqual({
-      id: "ambientcg:Wood095",
-      provider: "ambientcg",
-      nativeId: "Wood095",
-      title: "Wood 095",
-      type: "material",
-      tags: ["095", "95", "beige", "clean", "indoor", "light", "minimalist", "modern", "natural", "polished", "rustic", "smooth", "subtle", "uniform", "wood"],
-      categories: ["Wood"],
-      url: "https://ambientcg.com/a/Wood095",
-      thumbnailUrl: `${THUMBS}/256-PNG/Wood095.png`,
-      license: licenseById("CC0-1.0"),
-      price: { free: true },
-      formats: ["zip", "jpg", "png"],
-      resolutions: ["1k", "2k", "4k", "8k", "12k", "16k"],
-      downloadable: true,
-      createdAt: "2026-03-08T00:00:00.000Z",
-      downloads: 51805,
-    });
-  });
-
-  it("passes a single type upstream (model → 3d-model)", async () => {
-    const { ctx, replay } = setup();
-    const result = await ambientcg.search(query("apple", { types: ["model"] }), ctx);
-    expect(replay.requested).toEqual([APPLE_URL]);
-    expect(result.total).toBe(3);
-    expect(result.assets.map((a) => [a.nativeId, a.type, a.categories])).toEqual([
-      ["3DApple002", "model", ["3D Apple"]],
-      ["3DApple001", "model", ["3D Apple"]],
-      ["3DApple003", "model", ["3D Apple"]],
+  it("is answered from the index: ambientCG is not asked at search time", async () => {
+    const runtime = replayRuntime({ now: NOW });
+    const index = AssetIndex.build(await ambientcg.crawl(runtime.context()));
+    const before = runtime.replay.requested.length;
+    const res = await searchAll(SearchParams.parse({ q: "carpet 016" }), { sources: [ambientcg], index, runtime, breakers: new BreakerRegistry() });
+    expect(runtime.replay.requested.slice(before)).toEqual([]);
+    expect(res.results[0]?.id).toBe("ambientcg:Carpet016");
+    expect(res.providers).toEqual([
+      { provider: "ambientcg", name: "ambientCG", status: "ok", count: expect.any(Number), total: expect.any(Number), tookMs: expect.any(Number) },
     ]);
-    expect(result.assets[0]!.formats).toEqual(["zip", "jpg", "png"]);
-    expect(result.assets[0]!.resolutions).toEqual(["1k", "2k", "4k"]);
-  });
-
-  it("asks texture and material as one comma list, in a fixed order, paging by offset", async () => {
-    const { ctx, replay } = setup();
-    const url = `${API}?q=wood&type=material,substance,decal,atlas&limit=3&offset=6&${INCLUDE}`;
-    // Scripted for this test: the real wood recording answers this URL too.
-    replay.add({ url, file: "v3_search_wood.json" }, join(FIXTURES, "ambientcg"));
-    const result = await ambientcg.search(query("wood", { types: ["texture", "material"], limit: 3, offset: 6 }), ctx);
-    expect(replay.requested).toEqual([url]);
-    expect(result.assets).toHaveLength(3);
-    expect(result.total).toBe(331);
-    expect(result.searchUrl).toBe("https://ambientcg.com/list?q=wood&type=material,substance,decal,atlas");
-  });
-
-  it("asks limit=24 with the default limit (manifest STAND-IN: the recorded page of 3)", async () => {
-    const { ctx, replay } = setup();
-    const result = await ambientcg.search(query("wood"), ctx);
-    expect(replay.requested).toEqual([`${API}?q=wood&limit=24&offset=0&${INCLUDE}`]);
-    expect(result.assets.map((a) => a.id)).toEqual(["ambientcg:Wood096", "ambientcg:Wood095", "ambientcg:Wood094"]);
-    expect(result.total).toBe(331);
-  });
-
-  it("drops results of other types locally and then gives no total", async () => {
-    const { ctx, replay } = setup();
-    const url = `${API}?q=wood&type=hdri&limit=3&offset=0&${INCLUDE}`;
-    // Scripted: an answer holding materials where HDRIs were asked (an upstream filter that did not apply).
-    replay.add({ url, file: "v3_search_wood.json" }, join(FIXTURES, "ambientcg"));
-    const result = await ambientcg.search(query("wood", { types: ["hdri"], limit: 3 }), ctx);
-    expect(replay.requested).toEqual([url]);
-    expect(result.assets).toEqual([]);
-    expect(result.total).toBeUndefined();
-  });
-
-  it("asks nothing for a type ambientCG does not have", async () => {
-    const { ctx, replay } = setup();
-    const result = await ambientcg.search(query("wood", { types: ["audio"] }), ctx);
-    expect(replay.requested).toEqual([]);
-    expect(result).toMatchObject({ assets: [], total: 0 });
-  });
-
-  it("rejects a changed answer with a message naming the source", async () => {
-    const { ctx, replay } = setup();
-    replay.add({ url: WOOD_URL, body: "<html>changed</html>" });
-    await expect(ambientcg.search(query("wood", { limit: 3 }), ctx)).rejects.toThrow(/ambientcg: .* did not answer JSON/);
-    const fresh = setup();
-    fresh.replay.add({ url: WOOD_URL, body: JSON.stringify({ results: [] }) });
-    await expect(ambientcg.search(query("wood", { limit: 3 }), fresh.ctx)).rejects.toThrow(/ambientcg: API v3 answer/);
   });
 });
 
@@ -170,6 +174,16 @@ describe("ambientcg: getAsset", () => {
     );
   });
 
+  it("rejects a changed answer with a message naming the source", async () => {
+    const url = `${API}?id=Carpet016&${INCLUDE}`;
+    const { ctx, replay } = setup();
+    replay.add({ url, body: "<html>changed</html>" });
+    await expect(ambientcg.getAsset("Carpet016", ctx)).rejects.toThrow(/ambientcg: .* did not answer JSON/);
+    const fresh = setup();
+    fresh.replay.add({ url, body: JSON.stringify({ results: [] }) });
+    await expect(ambientcg.getAsset("Carpet016", fresh.ctx)).rejects.toThrow(/ambientcg: API v3 answer/);
+  });
+
   it("answers null for an unknown id (empty answer or 404)", async () => {
     const { ctx, replay } = setup();
     replay.add({ url: `${API}?id=NoSuch001&${INCLUDE}`, body: JSON.stringify({ totalResults: 0, assets: [] }) });
@@ -211,44 +225,5 @@ describe("ambientcg: searchUrl", () => {
     expect(ambientcg.searchUrl(query("red brick"))).toBe("https://ambientcg.com/list?q=red%20brick");
     expect(ambientcg.searchUrl(query("", { types: ["hdri"] }))).toBe("https://ambientcg.com/list?type=hdri");
     expect(ambientcg.searchUrl(query(""))).toBe("https://ambientcg.com/list");
-  });
-});
-
-describe("ambientcg: filters and sorts", () => {
-  it("asks the API for its own order on sort=newest (latest) and sort=popular", async () => {
-    const { ctx, replay } = setup();
-    for (const [sort, upstream] of [
-      ["newest", "latest"],
-      ["popular", "popular"],
-    ] as const) {
-      const url = `${API}?q=wood&sort=${upstream}&limit=3&offset=0&${INCLUDE}`;
-      // Stand-in: the recorded body of the unfiltered q=wood search served for the sorted URL.
-      replay.add(
-        { method: "GET", url, file: "v3_search_wood.json", status: 200, headers: { "content-type": "application/json" } },
-        join(FIXTURES, "ambientcg"),
-      );
-      await ambientcg.search(query("wood", { limit: 3, sort }), ctx);
-      expect(replay.requested.at(-1)).toBe(url);
-    }
-  });
-
-  it("sends no sort for relevance or name, and no parameter for filters the API has none for", async () => {
-    const { ctx, replay } = setup();
-    await ambientcg.search(query("wood", { limit: 3, sort: "name", filters: { license: ["cc0"], resolution: 4, format: ["png"] } }), ctx);
-    expect(replay.requested).toEqual([WOOD_URL]);
-  });
-
-  it("fills downloads from downloadStatistics.total", async () => {
-    const { ctx } = setup();
-    const { assets } = await ambientcg.search(query("wood", { limit: 3 }), ctx);
-    expect(assets.map((a) => a.downloads)).toEqual([1649, 51805, 65672]);
-  });
-
-  it("declares exactly the keys its listings carry", async () => {
-    const { ctx } = setup();
-    const { assets } = await ambientcg.search(query("wood", { limit: 3 }), ctx);
-    const listed = ambientcg.filtering!.listed;
-    expectListedExactly(assets, listed);
-    expect(ambientcg.filtering!.upstream).toEqual(["newest", "popular"]);
   });
 });
