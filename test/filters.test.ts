@@ -242,7 +242,6 @@ describe("filters the search checks on live sources' recorded answers (URLs unch
   };
 
   it.each([
-    ["q=wood&providers=ambientcg&resolution=12k", ["ambientcg:Wood095"]],
     ["q=chair&type=model&providers=blenderkit&attribution=false", ["blenderkit:703fe964-84bb-4468-84bd-f6aa3fb337b4"]],
     [
       "q=brick%20wall&type=texture&providers=sharetextures&attribution=false&commercial=true",
@@ -319,6 +318,14 @@ describe("GET /v1/search with filters, over the recordings", () => {
     const body = SearchResponse.parse(await (await get(`/v1/search?${query}&providers=polyhaven,fontsource,quaternius,kenney,cgbookcase&limit=50`)).json());
     expect(body.results.length, query).toBeGreaterThan(0);
     for (const r of body.results) expect(holds(r), `${query}: ${r.id}`).toBe(true);
+  });
+
+  it("keeps exactly ambientCG's woods with a 12K or larger download for q=wood&providers=ambientcg&resolution=12k (its downloads CSV)", async () => {
+    const { get, replay } = await testApp();
+    const body = SearchResponse.parse(await (await get("/v1/search?q=wood&providers=ambientcg&resolution=12k")).json());
+    const woods = "Wood034 Wood047 WoodChips002 WoodFloor002 WoodFloor030 WoodFloor031 WoodFloor032 WoodFloor033 WoodFloor042 WoodFloor043 WoodFloor044";
+    expect(sorted(body.results.map((r) => r.id))).toEqual(woods.split(" ").map((id) => `ambientcg:${id}`));
+    expect(replay.requested).toEqual([]);
   });
 
   it("answers q=chair&type=model&license=cc0&format=glb&sort=newest&facets=true with every result honouring every filter", async () => {

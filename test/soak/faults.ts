@@ -13,8 +13,8 @@ import { FIXTURES } from "../helpers/replay.ts";
 
 /** The live source that starts failing (500 on every recorded URL: its searches, and its model's details). */
 export const DEAD = { source: "sketchfab", query: "tree", asset: "sketchfab:d9e174d623124d2aa23122683018f6e6" } as const;
-/** The live source whose search API starts hanging (its details keep answering). */
-export const HUNG = { source: "ambientcg", query: "wood" } as const;
+/** The live source whose search API starts hanging (its details keep answering); `search` marks its recorded search URLs. */
+export const HUNG = { source: "3dtextures", query: "wood", search: "/wp-json/wp/v2/posts?search=wood&" } as const;
 /** The file cut mid-body for a few downloads: Fontsource's abel, inside the kit zip. */
 export const CUT_FILE = { source: "fontsource", url: "https://cdn.jsdelivr.net/npm/@fontsource/abel/files/abel-latin-400-normal.woff" } as const;
 
@@ -48,7 +48,7 @@ export function faultEntries(plan: FaultPlan, overlayDir: string): ReplayEntryIn
     { ...body(e), times: plan.deadAfter, note: "recorded answer until the source dies" },
     { url: e.url, status: 500, body: "soak: scripted upstream failure", note: "SYNTHETIC: the dead source's 500, for ever after" },
   ]);
-  const hung = recorded(HUNG.source, (url) => url.includes("/api/v3/assets?q=")).flatMap((e) => [
+  const hung = recorded(HUNG.source, (url) => url.includes(HUNG.search)).flatMap((e) => [
     { ...body(e), times: plan.hungAfter, note: "recorded answer until the search API hangs" },
     { url: e.url, fault: "hang" as const, note: "SYNTHETIC: never answers, for ever after" },
   ]);

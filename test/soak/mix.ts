@@ -2,7 +2,7 @@
  * The soak's requests, from the recordings. The clients' fixed mix: searches that reach the index
  * and live sources, asset details, file lists, one asset's zip and a kit zip holding the file made
  * to be cut. The paced requests, sent to each replica at once every second (load.ts): the ones
- * that ask the sources made to fail and to hang (tree: Sketchfab; wood: ambientCG; Sketchfab's
+ * that ask the sources made to fail and to hang (tree: Sketchfab; wood: 3DTextures; Sketchfab's
  * model), so that each replica asks them as often as the other and the faults, counted in asks
  * (faults.ts), come on both at the same time.
  */

@@ -9,7 +9,7 @@
  *        collections (as before the load and after it: under load V8 holds a larger young generation)
  *   ~0.3 Sketchfab starts failing (500) on both; once a replica reports it skipped, the other
  *        must skip it too without asking it (watchBreakers), before Redis goes away
- *   ~0.4 ambientCG's search hangs on both
+ *   ~0.4 3DTextures' search hangs on both
  *   0.6  Redis stopped (/ready 503 with REDIS_REQUIRED=true; requests go on, counted per replica)
  *   0.7  Redis started again on the same port
  *   0.8  a new data set published into DATA_DIR; both replicas must name it in /ready
