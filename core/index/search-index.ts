@@ -42,6 +42,14 @@ export interface FindOptions {
   limit?: number;
 }
 
+/** What `related` reads: of each source at most `perSource` postings of a term; it returns the `pool` best documents, never the one of the id `skip`. */
+export interface RelatedOptions {
+  perSource: number;
+  pool: number;
+  filter?: IndexFilter;
+  skip?: string;
+}
+
 /** How one search reads postings (AssetIndex.accumulate). */
 interface Accumulation {
   matches: MatchTable;
@@ -58,6 +66,8 @@ interface Accumulation {
 /** An asset found by its type alone, by a query of type words only. */
 const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 0 };
 const NO_PACKS: ReadonlySet<string> = new Set();
+/** No type signal: what `related` filters with. */
+const NO_WISH: TypeWish = { types: new Set(), packProviders: NO_PACKS };
 /** A hit's slot when its match is not in the match table. */
 const TYPE_SLOT = -1;
 const BROWSE_SLOT = -2;
@@ -219,6 +229,8 @@ export class AssetIndex implements CorpusStats {
   private readonly counted = new Map<ColumnName, Map<string, number>>();
   /** sourcesCarrying's sets, made once: a search with filters asks them for every indexed source. */
   private readonly carrying = new Map<FilterKey, ReadonlySet<string>>();
+  /** Per document, its overlap in the current `related` call (0 untouched, -1 refused); made on the first call, reset after each. */
+  private overlaps?: Float64Array;
 
   private constructor(private readonly store: IndexStore) {
     this.slotOf = new Int32Array(store.documentCount).fill(UNSEEN);
@@ -326,6 +338,62 @@ export class AssetIndex implements CorpusStats {
       this.carrying.set(key, sources);
     }
     return sources;
+  }
+
+  /**
+   * The documents holding some of `terms` and passing `filter`, each with its overlap: the sum over
+   * the terms it holds of the term's weight times its saturation there; the `pool` best, best first
+   * (equal overlaps in document order), `skip` left out. Of each source at most `perSource` postings
+   * of a term are read, its best, so the cost is bounded by the terms, not by the index
+   * (core/search/similar.ts gathers an asset's related candidates with it).
+   */
+  related(terms: ReadonlyMap<string, number>, options: RelatedOptions): { asset: Asset; overlap: number }[] {
+    const tests = docTests(this.store, options.filter ?? {}, NO_WISH);
+    const skip = options.skip === undefined ? undefined : this.store.docOf(options.skip);
+    this.overlaps ??= new Float64Array(this.documentCount);
+    const { overlaps } = this;
+    const touched: number[] = [];
+    try {
+      for (const [term, weight] of terms) {
+        this.store.postings(term, options.perSource)?.forEach(({ pieces }, source) => {
+          if (!tests.sources[source]) return;
+          let left = options.perSource;
+          for (const { docs, saturations } of pieces) {
+            const end = Math.min(docs.length, left);
+            left -= end;
+            for (let j = 0; j < end; j++) {
+              const doc = docs[j]!;
+              if (overlaps[doc] === 0) {
+                if (doc === skip || !tests.passesInSource(doc)) {
+                  overlaps[doc] = -1;
+                  touched.push(doc);
+                  continue;
+                }
+                touched.push(doc);
+              } else if (overlaps[doc]! < 0) continue;
+              overlaps[doc]! += weight * saturations[j]!;
+            }
+          }
+        });
+      }
+      const better = (a: number, b: number) => overlaps[b]! - overlaps[a]! || a - b;
+      let kept: number[] = [];
+      let bar = -1;
+      for (const doc of touched) {
+        if (overlaps[doc]! <= 0 || (bar >= 0 && better(doc, bar) >= 0)) continue;
+        kept.push(doc);
+        if (kept.length >= 2 * options.pool + 16) {
+          kept = kept.sort(better).slice(0, options.pool);
+          bar = kept[kept.length - 1]!;
+        }
+      }
+      return kept
+        .sort(better)
+        .slice(0, options.pool)
+        .map((doc) => ({ asset: this.store.asset(doc), overlap: overlaps[doc]! }));
+    } finally {
+      for (const doc of touched) overlaps[doc] = 0;
+    }
   }
 
   /** Every hit of `find`, best first. */

@@ -9,4 +9,5 @@ export * from "./provider.ts";
 export * from "./query.ts";
 export * from "./search.ts";
 export * from "./search-stream.ts";
+export * from "./similar.ts";
 export * from "./stats.ts";
