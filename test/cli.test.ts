@@ -32,7 +32,7 @@ describe("asset-search mcp (stdio)", () => {
     try {
       expect(client.getInstructions()).toContain("search_assets");
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["get_asset", "get_credits", "list_providers", "search_assets"]);
+      expect(tools.map((t) => t.name).sort()).toEqual(["get_asset", "get_credits", "list_providers", "search_assets", "similar_assets"]);
       const result = (await client.callTool({ name: "search_assets", arguments: { query: "arm chair", limit: 3 } })) as CallToolResult;
       expect(result.isError ?? false).toBe(false);
       const body = SearchAssetsOutput.parse(result.structuredContent);

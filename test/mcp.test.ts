@@ -69,7 +69,7 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("lists the tools with input and output schemas and read-only, open-world annotations", () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(["get_asset", "get_credits", "list_providers", "search_assets"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["get_asset", "get_credits", "list_providers", "search_assets", "similar_assets"]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toMatch(/\w{10}/);
       expect(tool.inputSchema.type).toBe("object");
@@ -313,7 +313,7 @@ describe("POST /mcp over raw HTTP", () => {
     expect(res.headers.get("mcp-session-id")).toBeNull();
     const body = (await res.json()) as { id: number; result: { tools: unknown[] } };
     expect(body.id).toBe(7);
-    expect(body.result.tools).toHaveLength(4);
+    expect(body.result.tools).toHaveLength(5);
   });
 
   it.each(["GET", "DELETE"])("405 JSON error for %s", async (method) => {
@@ -382,7 +382,7 @@ describe("POST /mcp with limits and keys", () => {
       await expect(connect(served.url)).rejects.toThrow(/401|API key/);
       const client = await connect(served.url, { authorization: `Bearer ${key}` });
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(4);
+      expect(tools).toHaveLength(5);
       const result = (await client.callTool({ name: "get_asset", arguments: { id: "polyhaven:ArmChair_01" } })) as CallToolResult;
       expect((result.structuredContent as { notes: string[] }).notes.join(" ")).toMatch(/API key/);
       await client.close();

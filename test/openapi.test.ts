@@ -2,6 +2,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SearchParams } from "../core/model/search-params.ts";
+import { SimilarParams } from "../core/model/similar-params.ts";
 import * as schemas from "../core/schemas/index.ts";
 import { buildOpenApi, jsonResponse, rateLimitedResponses } from "../server/openapi.ts";
 import { ROUTES } from "../server/routes/table.ts";
@@ -50,6 +51,7 @@ const CREDITS = "<credits>";
 const EXPECTED: Record<string, Record<string, string>> = {
   "GET /v1/search": { 200: "SearchResponse", 400: "Error", 401: "Error", 429: "Error" },
   "GET /v1/assets/{id}": { 200: "AssetDetails", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error", 504: "Error" },
+  "GET /v1/assets/{id}/similar": { 200: "SimilarResponse", 400: "Error", 401: "Error", 404: "Error", 429: "Error" },
   "GET /v1/assets/{id}/files": { 200: "FileSelection", 400: "Error", 401: "Error", 404: "Error", 429: "Error", 502: "Error", 503: "Error", 504: "Error" },
   "GET /v1/assets/{id}/download": {
     200: ZIP,
@@ -304,6 +306,7 @@ describe("OpenAPI document", () => {
     const routes: [string, z.ZodObject][] = [
       ["/v1/search", SearchParams],
       ["/v1/assets/{id}/files", schemas.FileParams],
+      ["/v1/assets/{id}/similar", SimilarParams],
     ];
     for (const [path, params] of routes) {
       for (const { name, schema: doc } of op(path, "get").parameters.filter((p: Json) => p.in === "query")) {

@@ -57,7 +57,7 @@ describe("asset-search mcp --root (stdio)", () => {
 
   it("lists download_asset and get_credits beside the read-only tools", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["download_asset", "get_asset", "get_credits", "list_providers", "search_assets"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["download_asset", "get_asset", "get_credits", "list_providers", "search_assets", "similar_assets"]);
     const download = tools.find((t) => t.name === "download_asset")!;
     expect(Object.keys(download.inputSchema.properties ?? {}).sort()).toEqual(["all", "dir", "format", "id", "maps", "resolution"]);
     expect(download.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
@@ -149,7 +149,7 @@ describe("the project tools over HTTP", () => {
 
   it("has no download_asset, and get_credits takes a list of ids", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["get_asset", "get_credits", "list_providers", "search_assets"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["get_asset", "get_credits", "list_providers", "search_assets", "similar_assets"]);
     const credits = tools.find((t) => t.name === "get_credits")!;
     expect(credits.inputSchema.required).toEqual(["ids"]);
     expect(credits.inputSchema.properties?.ids).toMatchObject({ type: "array", items: { type: "string" } });

@@ -123,7 +123,7 @@ const JSON_RPC_REQUEST = {
     jsonrpc: { const: "2.0" },
     id: { type: ["string", "integer"] },
     method: { type: "string", description: "initialize, tools/list, tools/call, ping, notifications/initialized …" },
-    params: { type: "object", description: "for tools/call: `name` (search_assets, get_asset, list_providers, get_credits) and `arguments`" },
+    params: { type: "object", description: "for tools/call: `name` (search_assets, get_asset, similar_assets, list_providers, get_credits) and `arguments`" },
   },
   examples: [
     {
@@ -169,7 +169,7 @@ export function mcpOperation(): Record<string, unknown> {
       "Stateless JSON-RPC 2.0 over Streamable HTTP: no session, each POST is answered with plain JSON (no SSE).",
       "Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`.",
       "Tools: `search_assets` (query, types, providers, free_only, downloadable_only, limit, offset), `get_asset` (id, format, resolution, maps)",
-      "`list_providers` and `get_credits` (ids, format, modified); each has an input and an output schema (see `tools/list`) and answers with `structuredContent` plus the same JSON as text.",
+      "`similar_assets` (id, type, limit), `list_providers` and `get_credits` (ids, format, modified); each has an input and an output schema (see `tools/list`) and answers with `structuredContent` plus the same JSON as text.",
       "A tool's failure (bad id, unknown source, bad argument, failing source) is a result with `isError: true` and a message saying what to do.",
       "Transport errors (400, 406, 413, 415) are JSON-RPC error objects; 401, 405 and 429 are the service's `Error` body.",
       "`get_asset` download URLs use this server's ASSET_SERVER_PUBLIC_URL, else the request origin; its content also links the download and each file (`resource_link`).",

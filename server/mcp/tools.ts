@@ -5,6 +5,8 @@
  * - `search_assets` → the aggregated search (server/service/search.ts, as `GET /v1/search`).
  * - `get_asset` → details, licence with a ready-to-paste credit line, the file selection of
  *   `/v1/assets/{id}/files` and the absolute `/download` URL of this server.
+ * - `similar_assets` → assets related to one asset of the index, each with why, as
+ *   `GET /v1/assets/{id}/similar` (server/service/similar.ts).
  * - `list_providers` → every source, as `GET /v1/providers`.
  * - `get_credits` → the credits of a list of ids, as `GET /v1/credits`; with a project folder
  *   (stdio, `asset-search mcp --root`) and no ids, the credits of its lock.
@@ -26,6 +28,7 @@ import { UpstreamError } from "../../core/http/types.ts";
 import { writeCredits } from "../../core/model/credits.ts";
 import { attributionLine } from "../../core/model/license.ts";
 import { type SearchArguments, searchArgumentShape } from "../../core/model/search-params.ts";
+import { SimilarParams, similarArgumentShape } from "../../core/model/similar-params.ts";
 import {
   AssetDetails,
   CreditsOptions,
@@ -36,6 +39,7 @@ import {
   LOCK_FILENAME,
   ProvidersResponse,
   SearchResponse,
+  SimilarResponse,
 } from "../../core/schemas/index.ts";
 import type { AppDeps } from "../context.ts";
 import { planZip } from "../download/zip.ts";
@@ -50,6 +54,7 @@ import { parseAssetId } from "../service/assets.ts";
 import { creditablesOf } from "../service/credits.ts";
 import { decideDelivery, NoFileMatches } from "../service/delivery.ts";
 import { parseSearch, runSearch } from "../service/search.ts";
+import { findSimilar } from "../service/similar.ts";
 import { listProviders } from "../service/sources.ts";
 import { clientFamily } from "../stats/client-family.ts";
 
@@ -73,6 +78,7 @@ export const INSTRUCTIONS = [
   "The files' own `url`s can also be fetched straight from the source (a file's `includes` must sit next to it at their `path`).",
   "When `downloadable` is false there is no direct download: send the user to the asset's `url`.",
   "Always tell the user the licence of every asset you use. When get_asset returns `attribution`, the licence requires credit: show that line and keep it with the asset in the project.",
+  "similar_assets with a result's `id` → related assets of the indexed sources (same series, author, categories, tags or subject), each with `reasons` saying why.",
   "list_providers lists every source, whether it is enabled and which environment variable (key) would enable it.",
   "get_credits writes the credits of the assets a project uses (a list of ids), grouped by licence, in the form each licence asks for: put them in the project's credits.",
 ].join("\n");
@@ -100,6 +106,12 @@ const getAssetInput = {
     .describe("preferred format or package (glb, gltf, fbx, blend, obj, usd, hdr, exr, jpg, png, zip); the closest available wins"),
   resolution: z.string().max(10).optional().describe("texture/HDRI resolution (1k, 2k, 4k, 8k); the closest available is used; default 2k"),
   maps: z.array(z.string().max(40)).max(20).optional().describe("texture map types for map sets, for example ['diff', 'nor_gl', 'rough', 'ao']"),
+};
+
+/** `similar_assets`: the id, then `/v1/assets/{id}/similar`'s parameters. */
+const similarInput = {
+  id: getAssetInput.id.describe("asset id `<provider>:<nativeId>` from search_assets, of an indexed source, for example polyhaven:ArmChair_01"),
+  ...similarArgumentShape,
 };
 
 /** `download_asset`: get_asset's selection, `all`, and the folder under the root. */
@@ -154,6 +166,7 @@ export const GetAssetOutput = FileSelection.extend({
 export type GetAssetOutput = z.infer<typeof GetAssetOutput>;
 
 export const ListProvidersOutput = z.object(ProvidersResponse.shape);
+export const SimilarAssetsOutput = z.object(SimilarResponse.shape);
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -353,6 +366,28 @@ export function createMcpServer(deps: AppDeps, opts: McpOptions): McpServer {
       return guarded(deps.log, async () => {
         const result = ok(GetAssetOutput, await getAsset(deps, opts, args, extra.signal));
         return { ...result, content: [...result.content, ...resourceLinks(result.structuredContent as GetAssetOutput)] };
+      });
+    },
+  );
+
+  server.registerTool(
+    "similar_assets",
+    {
+      title: "Find assets related to an asset",
+      description:
+        "Assets related to one asset of search_assets, across every indexed source, best first: each with its `score` (0..1) and `reasons` " +
+        "(series: titles that differ by a number or a variant, such as a pack's parts; author; category; tags; subject: a title word they share), " +
+        "each reason with what the two share. From the index alone; the asset's own listings on other sources are left out. " +
+        "An asset of a source that is not indexed (searched live) has none: search_assets with its title instead.",
+      inputSchema: similarInput,
+      outputSchema: SimilarAssetsOutput,
+      annotations: { title: "Find related assets", ...annotations },
+    },
+    (args) => {
+      deps.usage.toolCall("similar_assets");
+      return guarded(deps.log, async () => {
+        const params = parseParams(queryValues({ type: args.type, limit: args.limit }), SimilarParams);
+        return ok(SimilarAssetsOutput, findSimilar(args.id, params, deps));
       });
     },
   );

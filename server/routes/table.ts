@@ -19,6 +19,7 @@ import { publishedCatalogRoute, publishedHistoryRoute, publishedIndexRoute, publ
 import { rawFileRoute } from "./raw-file.ts";
 import { API, get, OPEN, type Route } from "./route.ts";
 import { searchRoute } from "./search.ts";
+import { similarRoute } from "./similar.ts";
 import { catalogFileRoute, catalogHistoryRoute, catalogRoute, licensesRoute, providersRoute } from "./sources.ts";
 import { healthRoute, readyRoute } from "./system.ts";
 import { thumbnailRoute } from "./thumbnail.ts";
@@ -75,6 +76,7 @@ export const ROUTES: readonly Route[] = [
   searchRoute,
   assetRoute,
   filesRoute,
+  similarRoute,
   downloadRoute,
   kitRoute,
   creditsRoute,

@@ -58,7 +58,7 @@ Base URL: ${base}; the paths below are under it. Every answer is JSON; an error 
 
 ## Over MCP
 
-Endpoint: \`POST /mcp\` on the base URL (Streamable HTTP). Tools: \`search_assets\` (the search's parameters), \`get_asset\` (details, selected files, \`downloadUrl\`, an \`attribution\` line), \`get_credits\`, \`list_providers\`. Over stdio, \`asset-search mcp --root <folder>\` adds \`download_asset\`, which writes files into the project with a lock file. Client set-up: ${base}/docs/mcp.md.
+Endpoint: \`POST /mcp\` on the base URL (Streamable HTTP). Tools: \`search_assets\` (the search's parameters), \`get_asset\` (details, selected files, \`downloadUrl\`, an \`attribution\` line), \`similar_assets\` (related assets of the indexed sources, each with its \`reasons\`), \`get_credits\`, \`list_providers\`. Over stdio, \`asset-search mcp --root <folder>\` adds \`download_asset\`, which writes files into the project with a lock file. Client set-up: ${base}/docs/mcp.md.
 
 ## Rate limit
 
