@@ -11,6 +11,7 @@ import { fab } from "./fab.ts";
 import { fontsource } from "./fontsource.ts";
 import { freesound } from "./freesound.ts";
 import { googlefonts } from "./googlefonts.ts";
+import { gpuopen } from "./gpuopen.ts";
 import { hdrihub } from "./hdrihub.ts";
 import { hdrmaps } from "./hdrmaps.ts";
 import { iconify } from "./iconify.ts";
@@ -38,6 +39,7 @@ export const SOURCES: readonly Source[] = [
   fontsource,
   googlefonts,
   iconify,
+  gpuopen,
   ambientcg,
   sharetextures,
   threeDTextures,
