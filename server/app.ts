@@ -44,7 +44,9 @@ export function createApp(given: AppDeps): H3 {
 
   const log = deps.log ?? noLog;
   // silent: h3 would log every thrown 4xx; errorResponse logs the unexpected ones itself.
-  const app = new H3({ silent: true, onError: (error, event) => errorResponse(error, event, log) });
+  // allowMalformedURL: a path that is not valid percent-encoding reaches the routes, which name it
+  // (a 404 page for a page, a 400 for an asset id) instead of h3's bare "Bad Request".
+  const app = new H3({ silent: true, allowMalformedURL: true, onError: (error, event) => errorResponse(error, event, log) });
 
   app.use(requestLog(log, routeOf)); // first, so every answer carries its id and its line covers all the rest
   app.use(httpMetrics(deps.usage.metrics)); // before the rules, so 401s and 429s are counted too

@@ -2,7 +2,8 @@
  * The web app's pages and files as HTTP answers (server/routes/pages.ts): the security headers on
  * every page, compression and revalidation of the HTML, the bundle's year-long caching, the title,
  * description and link-preview tags of a search, an asset, the sources, a source and the stats,
- * an unknown source's 404, and the paths that must not be served. What the pages do in a browser
+ * an unknown or malformed source or docs page's 404, the redirects of a trailing slash, and the
+ * paths that must not be served. What the pages do in a browser
  * is test/e2e/'s.
  */
 import { createHash } from "node:crypto";
@@ -105,20 +106,58 @@ describe("the pages", () => {
     expect(meta(stats, "og:url")).toBe("http://localhost/stats");
   });
 
-  it("answers an unknown source with a 404: the page for a browser, the API's JSON for any other client", async () => {
+  it.each([
+    ["/sources/nope", "Source not found · asset-search", 'no source "nope": /v1/providers lists them'],
+    ["/sources/%ZZ", "Source not found · asset-search", 'no source "%ZZ": /v1/providers lists them'],
+    ["/sources/poly%E0%A4%A", "Source not found · asset-search", 'no source "poly%E0%A4%A": /v1/providers lists them'],
+    ["/docs/nope", "Page not found · asset-search docs", "no page /docs/nope: /llms.txt lists them"],
+    ["/docs/%ZZ", "Page not found · asset-search docs", "no page /docs/%ZZ: /llms.txt lists them"],
+  ])("answers %s (unknown or malformed) with a 404: the page for a browser, the API's JSON naming it for any other client", async (path, title, error) => {
     const { get } = await testApp();
-    const page = await get("/sources/nope", { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    const page = await get(path, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
     expect(page.status).toBe(404);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(page.headers.get("content-security-policy")).toBe(EXPECTED_PAGE_HEADERS["content-security-policy"]);
     expect(page.headers.get("vary")).toBe("accept");
-    expect(await page.text()).toContain("<title>Source not found · asset-search</title>");
+    expect(await page.text()).toContain(`<title>${title}</title>`);
     for (const accept of ["application/json", "*/*"]) {
-      const api = await get("/sources/nope", { headers: { accept } });
+      const api = await get(path, { headers: { accept } });
       expect(api.status).toBe(404);
       expect(api.headers.get("content-type")).toBe("application/json; charset=utf-8");
-      expect((await api.json()).error).toBe('no source "nope": /v1/providers lists them');
+      expect(await api.json()).toEqual({ error });
     }
+  });
+
+  it.each([
+    ["/sources/", "/sources"],
+    ["/sources//", "/sources"],
+    ["/sources/polyhaven/", "/sources/polyhaven"],
+    ["/stats/", "/stats"],
+    ["/stats/?x=1", "/stats?x=1"],
+    ["/docs/", "/docs"],
+    ["/docs/mcp/", "/docs/mcp"],
+  ])("redirects %s to the page's one address, %s", async (path, location) => {
+    const { get } = await testApp();
+    for (const accept of ["text/html", "application/json"]) {
+      const res = await get(path, { headers: { accept } });
+      expect(res.status).toBe(301);
+      expect(res.headers.get("location")).toBe(location);
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(await res.text()).toBe("");
+    }
+  });
+
+  it("answers a malformed path elsewhere as any other: an asset id's 400 names it, an unknown path or bundle file is a 404", async () => {
+    const { get } = await testApp();
+    const asset = await get("/v1/assets/polyhaven:%ZZ");
+    expect(asset.status).toBe(400);
+    expect(await asset.json()).toEqual({ error: "malformed asset id 'polyhaven:%ZZ': bad percent-encoding" });
+    const unknown = await get("/%ZZ");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: "no route for GET /%ZZ" });
+    const file = await get("/static/%ZZ.js");
+    expect(file.status).toBe(404);
+    expect(await file.json()).toEqual({ error: "no file /static/%ZZ.js" });
   });
 
   it("escapes what the address brings into the page", async () => {

@@ -29,7 +29,7 @@ export function App() {
   if (location.pathname.startsWith(ASSET_PAGE)) {
     return <AssetPage id={decodeURIComponent(location.pathname.slice(ASSET_PAGE.length))} />;
   }
-  // The server answers `/stats/` as `/stats`, and so does the app.
+  // The server redirects `/stats/` to `/stats`; the app reads both alike.
   const path = location.pathname.replace(/(.)\/$/, "$1");
   if (path === "/sources") return <SourcesPage location={location} />;
   if (path.startsWith(SOURCE_PAGE)) return <SourcePage id={decoded(path.slice(SOURCE_PAGE.length))} location={location} />;

@@ -14,11 +14,13 @@ import { serveFile, staticFile } from "../static/file.ts";
 import { counted } from "../stats/hooks.ts";
 import { docMeta, guide, guideMarkdown } from "../web/docs.ts";
 import { PAGE_CACHE } from "../web/headers.ts";
-import { sendPage } from "./pages.ts";
+import { missingPage, sendPage, slashRedirect } from "./pages.ts";
 import { get, PAGE } from "./route.ts";
 
 const MARKDOWN = ".md";
 export const SWAGGER_CSS = "swagger-ui.css";
+/** As the web app titles a docs address it does not know (web/docs/page.tsx). */
+const NOT_FOUND_TITLE = "Page not found · asset-search docs";
 
 let stylesheet: ReturnType<typeof staticFile> | undefined;
 /** Read once, on the first request: the stylesheet of the version the bundle holds. */
@@ -31,9 +33,13 @@ function swaggerStylesheet() {
 async function docsFile(event: H3Event, deps: AppDeps, name: string): Promise<unknown> {
   if (name === SWAGGER_CSS) return serveFile(event, await swaggerStylesheet(), PAGE_CACHE);
   const markdown = name.endsWith(MARKDOWN);
-  const page = guide(markdown ? name.slice(0, -MARKDOWN.length) : name.replace(/\/$/, ""));
-  if (!page) throw new ApiError(404, `no page /docs/${name}: /llms.txt lists them`);
+  const page = guide(markdown ? name.slice(0, -MARKDOWN.length) : name);
   const base = publicBase(deps, event);
+  const missing = `no page /docs/${name}: /llms.txt lists them`;
+  if (!page) {
+    if (markdown) throw new ApiError(404, missing);
+    return missingPage(event, { ...docMeta(base, REFERENCE), title: NOT_FOUND_TITLE }, missing);
+  }
   if (!markdown) return counted(event, sendPage(event, docMeta(base, page)), () => deps.usage.pageView());
   const file = await staticFile(new TextEncoder().encode(await guideMarkdown(page, base)), { type: "text/markdown; charset=utf-8", compress: true });
   return serveFile(event, file, PAGE_CACHE);
@@ -42,7 +48,7 @@ async function docsFile(event: H3Event, deps: AppDeps, name: string): Promise<un
 export const docsRoute = get(
   "/docs",
   PAGE,
-  (deps) => (event) => counted(event, sendPage(event, docMeta(publicBase(deps, event), REFERENCE)), () => deps.usage.pageView()),
+  (deps) => (event) => slashRedirect(event) ?? counted(event, sendPage(event, docMeta(publicBase(deps, event), REFERENCE)), () => deps.usage.pageView()),
 );
 
-export const docsFileRoute = get("/docs/{id}", PAGE, (deps) => (event, id) => docsFile(event, deps, id));
+export const docsFileRoute = get("/docs/{id}", PAGE, (deps) => (event, id) => slashRedirect(event) ?? docsFile(event, deps, id));

@@ -46,6 +46,25 @@ export async function sendPage(event: H3Event, meta: PageMeta, status = 200): Pr
   return serveFile(event, file, PAGE_CACHE);
 }
 
+/**
+ * A page's address with a trailing slash (or doubled slashes): a redirect to its one address, the
+ * one its canonical link names. The path always starts with the page's own segment, so the
+ * address it sends to stays on this server.
+ */
+export function slashRedirect(event: H3Event): HTTPResponse | undefined {
+  const { pathname, search } = event.url;
+  const canonical = `/${pathname.split("/").filter(Boolean).join("/")}`;
+  if (canonical === pathname) return undefined;
+  return new HTTPResponse(null, { status: 301, headers: { location: `${canonical}${search}`, "cache-control": PAGE_CACHE } });
+}
+
+/** A page for what this server does not hold: the 404 page for a browser, the API's JSON error (`message`, naming it) for any other client. */
+export function missingPage(event: H3Event, meta: PageMeta, message: string): Promise<unknown> {
+  event.res.headers.set("vary", "accept");
+  if (!event.req.headers.get("accept")?.includes("text/html")) throw new ApiError(404, message);
+  return sendPage(event, meta, 404);
+}
+
 async function page(event: H3Event, deps: AppDeps, assetId: string | undefined): Promise<unknown> {
   const base = publicBase(deps, event);
   if (assetId === undefined) return sendPage(event, searchMeta(base, event.url.searchParams));
@@ -64,21 +83,20 @@ export const assetPageRoute = get("/assets/{id}", PAGE, (deps) => (event, id) =>
 export const sourcesPageRoute = get(
   "/sources",
   PAGE,
-  (deps) => (event) => counted(event, sendPage(event, sourcesMeta(publicBase(deps, event), deps)), () => deps.usage.pageView()),
+  (deps) => (event) => slashRedirect(event) ?? counted(event, sendPage(event, sourcesMeta(publicBase(deps, event), deps)), () => deps.usage.pageView()),
 );
 
-/** A source the registry does not hold: the page saying so for a browser, the API's JSON error for any other client. */
+/** A source the registry does not hold, a malformed id included: the page saying so for a browser, the API's JSON error for any other client. */
 async function sourcePage(event: H3Event, deps: AppDeps, rawId: string): Promise<unknown> {
   const base = publicBase(deps, event);
-  const id = decodedOrRaw(rawId).replace(/\/$/, "");
+  const id = decodedOrRaw(rawId);
   const meta = sourceMeta(base, id, deps);
   if (meta) return sendPage(event, meta);
-  event.res.headers.set("vary", "accept");
-  if (!event.req.headers.get("accept")?.includes("text/html")) throw new ApiError(404, `no source "${id}": /v1/providers lists them`);
-  return sendPage(event, { ...sourcesMeta(base, deps), title: "Source not found · asset-search" }, 404);
+  return missingPage(event, { ...sourcesMeta(base, deps), title: "Source not found · asset-search" }, `no source "${id}": /v1/providers lists them`);
 }
 
-const decodedOrRaw = (id: string) => {
+/** An id that is not valid percent-encoding is said as it came. */
+const decodedOrRaw = (id: string): string => {
   try {
     return decodeURIComponent(id);
   } catch {
@@ -86,16 +104,21 @@ const decodedOrRaw = (id: string) => {
   }
 };
 
-export const sourcePageRoute = get("/sources/{id}", PAGE, (deps) => (event, id) => counted(event, sourcePage(event, deps, id), () => deps.usage.pageView()));
+export const sourcePageRoute = get(
+  "/sources/{id}",
+  PAGE,
+  (deps) => (event, id) => slashRedirect(event) ?? counted(event, sourcePage(event, deps, id), () => deps.usage.pageView()),
+);
 
 export const statsPageRoute = get(
   "/stats",
   PAGE,
-  (deps) => (event) => counted(event, sendPage(event, statsMeta(publicBase(deps, event))), () => deps.usage.pageView()),
+  (deps) => (event) => slashRedirect(event) ?? counted(event, sendPage(event, statsMeta(publicBase(deps, event))), () => deps.usage.pageView()),
 );
 
 export const staticRoute = get("/static/**", PAGE, () => async (event) => {
-  const file = await bundleFile(decodeURIComponent(event.url.pathname.slice(STATIC.length)));
+  // A name that is not valid percent-encoding is no file of the bundle either.
+  const file = await bundleFile(decodedOrRaw(event.url.pathname.slice(STATIC.length)));
   if (!file) throw new ApiError(404, `no file ${event.url.pathname}`);
   return serveFile(event, file, BUNDLE_CACHE);
 });

@@ -291,7 +291,7 @@ describe("the pages around the search in Chromium", () => {
     }
   }, 60_000);
 
-  it("answers an unknown source with a 404 page that says so", async () => {
+  it("answers an unknown or malformed source id with a 404 page that says so", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
     const watched = await watchedPage(browser, server.url, { viewport: PHONE });
     const { page } = watched;
@@ -302,8 +302,15 @@ describe("the pages around the search in Chromium", () => {
     expect(await page.title()).toBe("Source not found · asset-search");
     expect(await axeViolations(page)).toEqual([]);
     // The page's own 404, which Chromium also logs, is the only thing amiss.
+    // A malformed id (not valid percent-encoding) is the same page, naming it as it came.
+    expect((await page.goto(`${server.url}/sources/%ZZ`))?.status()).toBe(404);
+    await page.getByRole("heading", { level: 1, name: "No such source" }).waitFor();
+    expect(await page.getByRole("main").innerText()).toContain("There is no source “%ZZ” here");
+    expect(await axeViolations(page)).toEqual([]);
     expect(watched.problems).toEqual([
       `HTTP 404 for ${server.url}/sources/no-such-source`,
+      expect.stringMatching(/^console error: Failed to load resource: .* 404/),
+      `HTTP 404 for ${server.url}/sources/%ZZ`,
       expect.stringMatching(/^console error: Failed to load resource: .* 404/),
     ]);
     await watched.context.close();
