@@ -3,8 +3,9 @@
  * whole app on loopback over the recordings: `/docs` draws the API reference from /openapi.json,
  * lists `/v1/search` and its "Try it out" asks this server; the MCP and CLI guides render from
  * their Markdown with this server's URL in their examples. Every docs page has the search page's
- * headers, fits 390 px and passes axe-core (no critical or serious violation) in light and dark;
- * its screenshots go to test/e2e/screenshots/.
+ * headers, fits 390 px with 44 px targets (Swagger UI's controls included, an operation tried out
+ * too) and passes axe-core (no critical or serious violation) in light and dark; its screenshots go
+ * to test/e2e/screenshots/.
  *
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
@@ -51,6 +52,23 @@ async function open(watched: WatchedPage, path: string): Promise<void> {
   await watched.page.goto(`${server.url}${path}`);
   await READY[path]!(watched.page);
   await watched.page.waitForLoadState("networkidle");
+}
+
+/**
+ * Every visible control smaller than a 44 px target: the buttons, fields and menus (Swagger UI's
+ * included) and the navigations' links. Links inside prose are left out, as WCAG leaves inline
+ * targets out.
+ */
+function smallTargets(page: Page): Promise<string[]> {
+  return page.locator("button, input, select, textarea, summary, nav a").evaluateAll((els) =>
+    els.flatMap((el) => {
+      const box = el.getBoundingClientRect();
+      if (!box.width || !box.height || el.closest(".visually-hidden")) return [];
+      return box.height < 44 || box.width < 44
+        ? [`${el.tagName.toLowerCase()}.${el.className} "${el.textContent?.trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`]
+        : [];
+    }),
+  );
 }
 
 function expectClean(watched: WatchedPage): void {
@@ -106,6 +124,30 @@ describe("the documentation in Chromium", () => {
     await watched.context.close();
   }, 30_000);
 
+  it("Swagger UI's buttons, fields and menus are 44 px targets at 390 px, and an operation tried out fits the width", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const watched = await watchedPage(browser, server.url, { viewport: PHONE, isMobile: true, hasTouch: true });
+    const { page } = watched;
+    await open(watched, "/docs");
+    const controls = page.locator(".swagger-ui").locator("button, input, select, textarea");
+    expect(await controls.count()).toBeGreaterThan(0);
+    expect(await smallTargets(page)).toEqual([]);
+    const search = page.locator(".opblock", { has: page.locator('.opblock-summary-path[data-path="/v1/search"]') });
+    await search.locator(".opblock-summary-control").click();
+    await search.getByRole("button", { name: "Try it out" }).click();
+    await search.locator('tr[data-param-name="q"] input').fill("arm chair");
+    await search.getByRole("button", { name: "Execute" }).click();
+    await search.locator(".live-responses-table tbody .response-col_status").waitFor();
+    // Opened and tried: its parameters' fields and menus, Execute, Clear, the media-type menus and the example tabs.
+    expect(await search.locator("input, select").count()).toBeGreaterThan(10);
+    expect(await smallTargets(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "docs-try-it-390");
+    expectClean(watched);
+    await watched.context.close();
+  }, 60_000);
+
   it("each page has the search page's headers, fits 390 px, and passes axe-core in light and dark", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
     const searchPage = await fetch(`${server.url}/`);
@@ -127,6 +169,7 @@ describe("the documentation in Chromium", () => {
       for (const path of Object.keys(READY)) {
         await open(watched, path);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(viewport.width);
+        if (viewport === PHONE) expect(await smallTargets(page), path).toEqual([]);
         expect(await axeViolations(page), `${path} ${colorScheme}`).toEqual([]);
         await screenshot(page, `${path.slice(1).replace("/", "-")}-${viewport.width}${colorScheme === "dark" ? "-dark" : ""}`);
       }
