@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { benchColdStart } from "./coldstart.ts";
 import { measureRelevance } from "./relevance.ts";
 import { benchSearch } from "./search.ts";
+import { benchSimilar, measureSimilarity, similarLines } from "./similar.ts";
 import { benchWeb, webLines } from "./web.ts";
 import { benchZip } from "./zip.ts";
 
@@ -10,6 +11,7 @@ const results = {
   coldStart: await benchColdStart(),
   search: await benchSearch(),
   relevance: await measureRelevance(),
+  similar: { quality: await measureSimilarity(), cost: await benchSimilar() },
   zip: await benchZip(),
   web: await benchWeb(),
 };
@@ -42,6 +44,7 @@ console.log(`relevance: mean P@5                       ${r.meanP5.toFixed(3)}`);
 console.log(
   `relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}`,
 );
+for (const line of similarLines(results.similar.quality, results.similar.cost)) console.log(line);
 const z = results.zip;
 for (const [name, set] of [
   ["stored", z.stored],

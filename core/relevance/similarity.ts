@@ -25,7 +25,7 @@ export const SIMILARITY = {
   /** Of each source, at most this many postings of a term are read, its best: a common term costs no more than a rare one. */
   perSource: 128,
   /** How many of the gathered candidates have their records read and their reasons weighed, at least; 3 × the limit when more. */
-  pool: 60,
+  pool: 40,
   /**
    * A shared value (a tag, a category, a title word) counts only from this idf on: a word in
    * nearly every font ("latin") relates nothing. 0.95 = ln(1 + 1.59): held by at most about 39 % of the index.
@@ -59,8 +59,11 @@ const titleWords = remembered((title: string): { shown: string[]; folded: string
   return { shown, folded: shown.map(fold) };
 });
 
-/** The stems of a title's, a tag's or a category's words: what a subject is looked up among. */
-const stemsOf = remembered((text: string) => titleWords(text).folded.map(stem));
+/** A word's stem, remembered: a catalogue's tags are many words, and most come back. */
+const stemOf = remembered(stem);
+
+/** Whether a title, a tag or a category holds a word of stem `key`: only words that begin as the stem does are stemmed. */
+const holdsStem = (text: string, key: string) => titleWords(text).folded.some((w) => w.startsWith(key.slice(0, 3)) && stemOf(w) === key);
 
 const isNumber = (word: string) => /^\d+$/.test(word);
 
@@ -221,9 +224,9 @@ export function relate(seed: Seed, candidate: Asset): { score: number; reasons: 
 
   // The subject: the seed's title words in the candidate's title, tags or categories; those of the series are said by the series.
   const runs = [candidate.title, ...candidate.tags, ...(candidate.categories ?? [])];
-  const subject = shared(seed.subject, (k) => runs.some((run) => stemsOf(run).includes(k)));
-  const inSeries = new Set(seed.title.folded.slice(0, n).map(stem));
-  const beyond = subject.values.filter((w) => !inSeries.has(stem(fold(w))));
+  const subject = shared(seed.subject, (k) => runs.some((run) => holdsStem(run, k)));
+  const inSeries = new Set(seed.title.folded.slice(0, n).map(stemOf));
+  const beyond = subject.values.filter((w) => !inSeries.has(stemOf(fold(w))));
   add("subject", subject.share, beyond, `same subject: ${list(beyond)}`);
   // Title words of the series alone still count, unsaid.
   const unsaid = beyond.length ? 0 : weights.subject * subject.share;
