@@ -16,6 +16,7 @@ import { hdrihub } from "./hdrihub.ts";
 import { hdrmaps } from "./hdrmaps.ts";
 import { iconify } from "./iconify.ts";
 import { itchio } from "./itchio.ts";
+import { jamendo } from "./jamendo.ts";
 import { kenney } from "./kenney.ts";
 import { opengameart } from "./opengameart.ts";
 import { openverse } from "./openverse.ts";
@@ -55,6 +56,7 @@ export const SOURCES: readonly Source[] = [
   texturescom,
   openverse,
   freesound,
+  jamendo,
   thingiverse,
   threeDAssets,
   threeDTexel,
