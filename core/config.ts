@@ -112,6 +112,7 @@ export const CONFIG_VARS: readonly ConfigVar[] = [
   { name: "BLENDERKIT_API_KEY", default: "", why: "optional BlenderKit key (paid assets of the key's plan)" },
   { name: "GOOGLE_FONTS_API_KEY", default: "", why: "Google Fonts Developer API key; without it the source is skipped" },
   { name: "FREESOUND_API_KEY", default: "", why: "Freesound API key; without it the source is skipped" },
+  { name: "JAMENDO_CLIENT_ID", default: "", why: "Jamendo API client id; without it the source is skipped" },
   { name: "THINGIVERSE_TOKEN", default: "", why: "Thingiverse app token; without it the source is skipped" },
 ];
 
