@@ -1,9 +1,10 @@
 /**
  * `npm run bench:web`: the web app as a visitor's browser gets it, against whatever web/ holds now.
  * - Lighthouse 12 (performance, accessibility, best practices, SEO; the target is 95 in each) on
- *   `/`, a results page, an asset page, the sources, a source and the stats, with its desktop
- *   config and its default one (a throttled phone), one run each: throttling is simulated from the
- *   trace, so the scores say how the page would load on that device, not on this machine's loopback.
+ *   `/`, a results page, an asset page, the sources, a source, the stats, the API reference and a
+ *   guide (or only those of them named on the command line), with its desktop config and its
+ *   default one (a throttled phone), one run each: throttling is simulated from the trace, so the
+ *   scores say how the page would load on that device, not on this machine's loopback.
  * - The bytes `/` transfers on load, as Chromium with an empty cache fetches it (headers plus the
  *   body as sent, with the Accept-Encoding the browser sends), until the network is idle: images
  *   (thumbnails) and the 3D viewer's chunk are left out (issue 26's budget: 100 KB).
@@ -27,7 +28,7 @@ import { CHROMIUM, missingBrowser } from "../test/helpers/chromium.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-const PAGES = ["/", "/?q=arm+chair", "/assets/polyhaven%3AArmChair_01", "/sources", "/sources/polyhaven", "/stats"] as const;
+const PAGES: readonly string[] = ["/", "/?q=arm+chair", "/assets/polyhaven%3AArmChair_01", "/sources", "/sources/polyhaven", "/stats", "/docs", "/docs/mcp"];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 type Category = (typeof CATEGORIES)[number];
 const FORM_FACTORS = ["desktop", "mobile"] as const;
@@ -295,13 +296,16 @@ async function measureTransfer(context: BrowserContext, base: string): Promise<T
   };
 }
 
-export async function benchWeb(): Promise<WebResult> {
+/** `pages`: only these of PAGES get Lighthouse runs (the transfer of `/` is measured whatever they are). */
+export async function benchWeb(pages: readonly string[] = PAGES): Promise<WebResult> {
+  const unknown = pages.filter((p) => !PAGES.includes(p));
+  if (unknown.length) throw new Error(`not among the pages measured: ${unknown.join(", ")} (they are ${PAGES.join(", ")})`);
   const server = await startServer();
   try {
     const browser = await startChromium();
     try {
       const runs: LighthouseRun[] = [];
-      for (const path of PAGES) {
+      for (const path of pages) {
         for (const formFactor of FORM_FACTORS) runs.push(await runLighthouse(browser.port, server.base, path, formFactor));
       }
       const playwright = await chromium.connectOverCDP(`http://127.0.0.1:${browser.port}`);
@@ -364,9 +368,13 @@ export function webLines({ lighthouse: runs, transfer }: WebResult): string[] {
   return lines;
 }
 
+// `npm run bench:web -- /docs /docs/mcp`: Lighthouse on those pages only, printed and not written over the full results.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const result = await benchWeb();
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync("bench/results/web.json", `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
+  const only = process.argv.slice(2);
+  const result = await benchWeb(only.length ? only : PAGES);
+  if (!only.length) {
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync("bench/results/web.json", `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
+  }
   for (const line of webLines(result)) console.log(line);
 }

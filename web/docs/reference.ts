@@ -7,7 +7,8 @@ import SwaggerUI from "swagger-ui-dist/swagger-ui-es-bundle.js";
 /**
  * Swagger UI leaves a few of the things it draws unnamed or out of a keyboard's reach: its
  * selects (the servers, a boolean parameter's value) have no label text, and its code blocks
- * scroll without taking focus. Each is mended as it is drawn.
+ * scroll without taking focus. Without deep links, its tags' and paths' anchors have no address,
+ * which crawlers take for broken links: they are said to be no links. Each is mended as it is drawn.
  */
 function mend(root: HTMLElement): void {
   for (const select of root.querySelectorAll("select:not([aria-label])")) {
@@ -15,6 +16,7 @@ function mend(root: HTMLElement): void {
     if (name) select.setAttribute("aria-label", name);
   }
   for (const code of root.querySelectorAll("pre:not([tabindex]), .microlight:not([tabindex])")) code.setAttribute("tabindex", "0");
+  for (const anchor of root.querySelectorAll("a:not([href]):not([role])")) anchor.setAttribute("role", "none");
 }
 
 export function drawReference(domNode: HTMLElement, onComplete: () => void): void {
