@@ -91,6 +91,9 @@ describe("the documentation in Chromium", () => {
     // Without deep links, the tags' and paths' anchors have no address: said to be no links, so crawlers do not count them as broken.
     expect(await page.locator('.swagger-ui a:not([href])[role="none"]').count()).toBeGreaterThan(10);
     await expect.poll(() => page.locator(".swagger-ui a:not([href]):not([role])").count()).toBe(0);
+    // An operation's copy-path button takes the focus, so it is shown at a target's size (Swagger UI draws it 0 px wide until hovered).
+    const copy = await page.locator(".opblock-summary .copy-to-clipboard").first().boundingBox();
+    expect([copy?.width, copy?.height]).toEqual([44, 44]);
     // The server the requests go to is this one.
     expect(await page.locator(".servers select option").first().getAttribute("value")).toBe(server.url);
 
