@@ -28,13 +28,16 @@ describe("searchAll over the index", () => {
     expect(res.results.map((r) => r.id)).toEqual(["a:oak-1", "a:oak-2", "a:oak-3", "b:stump"]);
   });
 
-  it("turns typos on only when exact and stemmed matches do not fill the page, and lists them below", async () => {
-    const assets = [asset("a", "grass", { title: "Grass Field" }), asset("a", "glass", { title: "Glass Jar" })];
+  it("turns typos on only when exact and stemmed matches do not fill the page, and lists them below unless far weaker", async () => {
+    const assets = [asset("a", "grass", { title: "Field", description: "grass" }), asset("a", "glass", { title: "Glass Jar", tags: ["glass"] })];
     const one = await search(assets, [indexedSource("a")], { q: "grass", limit: "1" });
     expect(one.results.map((r) => r.id)).toEqual(["a:grass"]);
     expect(one.providers[0]).toMatchObject({ count: 1, total: 1 });
     const two = await search(assets, [indexedSource("a")], { q: "grass", limit: "2" });
     expect(two.results.map((r) => r.id)).toEqual(["a:grass", "a:glass"]);
+    // A typo's match of a word others hold in their titles is far weaker: the junk floor leaves it out.
+    const strong = [asset("a", "grass", { title: "Grass Field", tags: ["grass"] }), asset("a", "glass", { title: "Glass Jar" })];
+    expect((await search(strong, [indexedSource("a")], { q: "grass", limit: "2" })).results.map((r) => r.id)).toEqual(["a:grass"]);
   });
 
   it("keeps the type parameter a hard filter while a type word only boosts", async () => {
@@ -48,10 +51,13 @@ describe("searchAll over the index", () => {
   it("pages each indexed source by its own offset through the one ranking, partial matches after complete ones", async () => {
     const assets = [
       ...["1", "2", "3"].map((n) => asset("a", `oak-tree-${n}`, { title: `Oak Tree ${n}` })),
-      ...["1", "2"].map((n) => asset("a", `oak-${n}`, { title: `Oak ${n}` })),
+      ...["1", "2"].map((n) => asset("a", `oak-${n}`, { title: `Oak ${n}`, tags: ["oak"], description: "oak" })),
+      asset("a", "tree", { title: "Garden", description: "a tree" }),
     ];
     const page = async (offset: number) =>
       (await search(assets, [indexedSource("a")], { q: "oak tree", limit: "2", offset: String(offset) })).results.map((r) => r.id);
+    // The weak partial match is far weaker than the best of the whole ranking: on no page, not even its own.
     expect([...(await page(0)), ...(await page(2)), ...(await page(4))]).toEqual(["a:oak-tree-1", "a:oak-tree-2", "a:oak-tree-3", "a:oak-1", "a:oak-2"]);
+    expect(await page(5)).toEqual([]);
   });
 });

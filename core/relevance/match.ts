@@ -16,12 +16,14 @@ export interface DocMatch {
   quality: 0 | 1 | 2;
   /** Text relevance in 0..1: per word, its IDF times its best match's weighted field saturation, over FIELD_WEIGHT_SUM per word (capped at 1). */
   text: number;
+  /** The query words the text holds, in any way, as bits (word i: 1 << i; the first 31 words). */
+  words: number;
 }
 
 /** An asset that holds no query word (a live source's own match we cannot see). */
-export const NO_MATCH: DocMatch = { coverage: 0, exactCoverage: 0, quality: 0, text: 0 };
+export const NO_MATCH: DocMatch = { coverage: 0, exactCoverage: 0, quality: 0, text: 0, words: 0 };
 /** Every asset of a query without words. */
-export const BROWSE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 1 };
+export const BROWSE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 1, words: 0 };
 
 /** Best kind first: a word matched several ways counts its best. */
 const KIND_RANK: Record<MatchKind, number> = { exact: 3, synonym: 3, prefix: 2, typo: 1 };
@@ -76,8 +78,10 @@ export class MatchTable {
     let worst = 3;
     let text = 0;
     let most = 0;
+    let held = 0;
     for (let i = 0; i < plan.words.length; i++) {
       const rank = this.rank[at + i]!;
+      if (rank && i < 31) held |= 1 << i;
       text += weights[i]! * this.best[at + i]!;
       most += weights[i]! * FIELD_WEIGHT_SUM;
       if (!plan.words[i]!.required) continue;
@@ -91,6 +95,7 @@ export class MatchTable {
     into.exactCoverage = required ? exact / required : 1;
     into.quality = worst === 3 ? 0 : worst === 2 ? 1 : 2;
     into.text = most > 0 ? Math.min(1, text / most) : 0;
+    into.words = held;
     return into;
   }
 }

@@ -13,6 +13,8 @@ export interface QueryWord {
   term: string;
   /** False for a type word: it scores where it matches but a result need not hold it. */
   required: boolean;
+  /** A type word's asset types (TYPE_WORDS): an asset of one of them holds the word as much as its text would. */
+  types?: readonly AssetType[];
 }
 
 /** A term of the records that stands for one or more query words. */
@@ -100,7 +102,8 @@ function unique(expansions: Expansion[]): Expansion[] {
 export function planQuery(q: string): QueryPlan {
   const ws: QueryWord[] = splitWords(q).map((text) => {
     const term = stem(text);
-    return { text, term, required: !TYPES_BY_STEM.has(term) };
+    const types = TYPES_BY_STEM.get(term);
+    return types ? { text, term, required: false, types } : { text, term, required: true };
   });
   const exact: Expansion[] = ws.map((w, i) => ({ term: w.term, kind: "exact", words: [i] }));
   const pairs: Expansion[] = ws.slice(1).map((w, i) => ({ term: joined(ws[i]!.text, w.text), kind: "exact", words: [i, i + 1] }));

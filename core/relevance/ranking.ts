@@ -3,7 +3,7 @@ import { type CorpusStats, NO_INDEX } from "./bm25.ts";
 import { band, type DocMatch, matchAssets, NO_MATCH } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
 import { SCORING } from "./scoring.ts";
-import { isWished, type TypeWish, typeWish } from "./type-match.ts";
+import { expandTypes, isOfTypes, isWished, type TypeWish, typeWish } from "./type-match.ts";
 
 export interface RankCandidate {
   asset: Asset;
@@ -25,6 +25,12 @@ export interface RankQuery {
   wish?: TypeWish;
   /** The index's statistics, which live results are scored against too; else no index's (every word weighs alike). */
   stats?: CorpusStats;
+  /**
+   * The best result of the whole search when these candidates are a later page of it (the index's
+   * first hit): the junk floor's measure where it ranks above the best of these, so that a result
+   * far weaker than the best is shown on no page.
+   */
+  best?: RankCandidate;
 }
 
 /** A result as the ranking places it: its record, untouched, and its score in 0..1. */
@@ -112,6 +118,40 @@ function diversify(sorted: Scored[]): Scored[] {
 }
 
 /**
+ * The share of the query's words a match holds, in 0..1 (1 for a query without words): each
+ * required word by how it matched (whole word or synonym 1, only as the prefix
+ * SCORING.kinds.prefix, only with a typo SCORING.kinds.typo); each type word 1 when the text holds
+ * it or the asset is of one of the types it names (texture and material alike, a pack source's
+ * listing for "pack").
+ */
+export function querySharer(plan: QueryPlan, packProviders: ReadonlySet<string>): (asset: Asset, match: DocMatch) => number {
+  const required = plan.words.filter((w) => w.required).length;
+  const typeWords = plan.words.flatMap((w, i) => (w.required ? [] : [{ bit: i < 31 ? 1 << i : 0, types: new Set(expandTypes(w.types ?? [])) }]));
+  const { prefix, typo } = SCORING.kinds;
+  return (asset, m) => {
+    if (!plan.words.length) return 1;
+    const typos = required * (m.coverage - m.exactCoverage);
+    // A prefix match counts among the exact ones (match.ts): quality 1 says one word matched only so.
+    let held = required * m.exactCoverage - (m.quality === 1 && m.exactCoverage > 0 ? 1 - prefix : 0) + typos * typo;
+    for (const w of typeWords) if (m.words & w.bit || isOfTypes(asset, w.types, packProviders)) held++;
+    return held / plan.words.length;
+  };
+}
+
+/**
+ * The results shown as answers (SCORING.floor): all but those matching a smaller share of the
+ * query's words than the best result and with text relevance below SCORING.floor.text of its own.
+ * `best`: the first of the ranking before diversity.
+ */
+function answers(ranked: Scored[], best: Scored | undefined, plan: QueryPlan, wish: TypeWish): Scored[] {
+  if (!best) return ranked;
+  const share = querySharer(plan, wish.packProviders);
+  const bestShare = share(best.asset, best.match);
+  const least = SCORING.floor.text * best.match.text;
+  return ranked.filter((c) => share(c.asset, c.match) >= bestShare - 1e-9 || c.match.text >= least);
+}
+
+/**
  * Scores in 0..1 that follow the order: with B bands of matches in the list, band k (0 = best)
  * holds (B - 1 - k + score) / B; within a band a score never rises above the one before it.
  */
@@ -132,7 +172,8 @@ function withScores(ranked: Scored[]): Ranked[] {
 /**
  * The one ranking of every result, index hit or live: bands of match quality (core/relevance/match.ts band),
  * within a band text relevance, the source's rank and the type signal (SCORING.weights), ties
- * broken by free, downloadable, id; then the diversity rule. Best first, each with its score in 0..1.
+ * broken by free, downloadable, id; then the diversity rule; then the junk floor (answers). Best
+ * first, each with its score in 0..1.
  */
 export function rank(candidates: RankCandidate[], query: RankQuery): Ranked[] {
   const plan = query.plan ?? planQuery(query.q);
@@ -142,9 +183,12 @@ export function rank(candidates: RankCandidate[], query: RankQuery): Ranked[] {
     plan,
     query.stats ?? NO_INDEX,
   );
-  const scored = candidates.map(({ asset, sourceRank, sourceCount, match }): Scored => {
+  const toScored = ({ asset, sourceRank, sourceCount, match }: RankCandidate): Scored => {
     const m = match ?? live.get(asset.id) ?? NO_MATCH;
     return { asset, match: m, band: band(m), score: matchScore(asset, m, wish) + W.sourceRank * (1 - sourceRank / Math.max(sourceCount, 1)) };
-  });
-  return withScores(diversify(scored.sort(compareScored)));
+  };
+  const scored = candidates.map(toScored).sort(compareScored);
+  const overall = query.best?.match ? toScored(query.best) : undefined;
+  const best = overall && (!scored[0] || compareScored(overall, scored[0]) < 0) ? overall : scored[0];
+  return withScores(answers(diversify(scored), best, plan, wish));
 }

@@ -77,6 +77,8 @@ interface IndexedOutcome {
   candidates: RankCandidate[];
   /** The plan as the index searched it (typos on or off), for the live results too. */
   plan: QueryPlan;
+  /** The index's best hit, on whichever page: the junk floor's measure (RankQuery.best). */
+  best?: RankCandidate;
 }
 
 /**
@@ -124,7 +126,9 @@ function searchIndexed(sources: IndexedSource[], { query, words: plan, wish, par
   });
   const onPages = hits.filter((h) => pages.has(h.asset));
   const candidates = onPages.map((h, i) => ({ asset: h.asset, match: h.match, sourceRank: i, sourceCount: onPages.length }));
-  return { outcomes, everyHit: () => found.all().map((h) => h.asset), candidates, plan: searched };
+  const first = query.sort === "relevance" ? hits[0] : found.top(1)[0];
+  const best = first && { asset: first.asset, match: first.match, sourceRank: 0, sourceCount: Math.max(onPages.length, 1) };
+  return { outcomes, everyHit: () => found.all().map((h) => h.asset), candidates, plan: searched, ...(best ? { best } : {}) };
 }
 
 /** Whether the error, or one it wraps, is a replay miss. */
@@ -270,7 +274,14 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
   const rankPage = (candidates: RankCandidate[]): Ranked[] => {
     const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
     const merged = dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
-    const ranked = rank(merged, { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index });
+    const ranked = rank(merged, {
+      q: query.q,
+      types: params.type,
+      plan: fromIndex.plan,
+      wish,
+      stats: deps.index,
+      ...(fromIndex.best ? { best: fromIndex.best } : {}),
+    });
     return sortRanked(ranked, query.sort).slice(0, params.limit);
   };
   const order = new Map(deps.sources.map((s, i) => [s.id, i]));
