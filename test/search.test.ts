@@ -5,6 +5,11 @@ import type { Source } from "../core/model/source.ts";
 import { type Asset, type AssetType, SearchResponse } from "../core/schemas/index.ts";
 import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import { searchAll } from "../core/search/search.ts";
+import { SearchAssetsOutput } from "../server/mcp/tools.ts";
+import { fab } from "../sources/fab.ts";
+import { kenney } from "../sources/kenney.ts";
+import { testApp } from "./helpers/app.ts";
+import { allEvents } from "./helpers/event-stream.ts";
 import { fakeIndexedSource } from "./helpers/fake-source.ts";
 import { replayRuntime } from "./helpers/replay.ts";
 import { syntheticAsset } from "./helpers/synthetic-asset.ts";
@@ -59,5 +64,64 @@ describe("searchAll over the index", () => {
     // The weak partial match is far weaker than the best of the whole ranking: on no page, not even its own.
     expect([...(await page(0)), ...(await page(2)), ...(await page(4))]).toEqual(["a:oak-tree-1", "a:oak-tree-2", "a:oak-tree-3", "a:oak-1", "a:oak-2"]);
     expect(await page(5)).toEqual([]);
+  });
+});
+
+describe("a sparse answer (SearchResponse.sparse)", () => {
+  const link: Source = {
+    id: "linksite",
+    name: "Link Site",
+    homepage: "https://link.example/",
+    description: "a site that blocks bots",
+    assetTypes: ["model", "audio"],
+    access: "link",
+    pricing: "free",
+    supportsDownload: false,
+    mode: "link",
+    searchUrl: (q) => `https://link.example/search?q=${encodeURIComponent(q.q)}`,
+    getAsset: async () => null,
+  };
+  const assets = [
+    asset("a", "boom", { title: "Explosion Crate", type: "model" }),
+    asset("a", "lamp", { title: "Lamp", description: "a lamp that survived the explosion of the old factory, fully rigged", type: "model" }),
+  ];
+
+  it("says why, offers the link-only sites' searches and the type the query's words name that the filter left out", async () => {
+    const res = await search(assets, [indexedSource("a"), link], { q: "explosion crate sound", type: "model" });
+    expect(res.results.map((r) => r.id)).toEqual(["a:boom"]);
+    expect(res.sparse).toEqual({
+      reason: "only 1 result answers the query well",
+      suggestions: [{ provider: "linksite", label: "Search Link Site", searchUrl: "https://link.example/search?q=explosion%20crate%20sound" }],
+      nearestType: "audio",
+    });
+  });
+
+  it("is absent when the first page is full, and on a later page that only ends the list", async () => {
+    const full = await search(assets, [indexedSource("a"), link], { q: "explosion crate", limit: "1" });
+    expect(full.results).toHaveLength(1);
+    expect(full.sparse).toBeUndefined();
+    const later = await search(assets, [indexedSource("a"), link], { q: "explosion", offset: "1" });
+    expect(later.sparse).toBeUndefined();
+    // Without a type filter there is no nearer type to offer; nothing at all found says so.
+    expect((await search(assets, [indexedSource("a"), link], { q: "zeppelin" })).sparse).toEqual({
+      reason: "nothing answers the query",
+      suggestions: [{ provider: "linksite", label: "Search Link Site", searchUrl: "https://link.example/search?q=zeppelin" }],
+    });
+  });
+
+  it("is in GET /v1/search's JSON over the recordings", async () => {
+    const { get } = await testApp({ sources: [kenney, fab] });
+    const body = SearchResponse.parse(await (await get("/v1/search?q=explosion%20sound&type=model")).json());
+    expect(body.results).toEqual([]);
+    // The stream's `done` is the same answer; MCP's search_assets output has the same schema.
+    const done = (await allEvents(await get("/v1/search?q=explosion%20sound&type=model", { headers: { accept: "text/event-stream" } }))).at(-1)!;
+    expect(done.event).toBe("done");
+    expect(SearchResponse.parse(done.data).sparse).toEqual(body.sparse);
+    expect(SearchAssetsOutput.shape.sparse).toBe(SearchResponse.shape.sparse);
+    expect(body.sparse).toEqual({
+      reason: "nothing answers the query",
+      suggestions: [{ provider: "fab", label: "Search Fab", searchUrl: "https://www.fab.com/search?q=explosion+sound&listing_types=3d-model" }],
+      nearestType: "audio",
+    });
   });
 });

@@ -36,6 +36,26 @@ export const Facets = z
   .meta({ id: "Facets" });
 export type Facets = z.infer<typeof Facets>;
 
+export const SparseSuggestion = z
+  .object({
+    provider: z.string().describe("the link-only source's id"),
+    label: z.string().describe("what to show, naming the site"),
+    searchUrl: z.url().describe("the same search on that site, as its `link` status line gives it"),
+  })
+  .meta({ id: "SparseSuggestion" });
+export type SparseSuggestion = z.infer<typeof SparseSuggestion>;
+
+export const SparseAnswer = z
+  .object({
+    reason: z.string().describe("why the answer is short, in a sentence"),
+    suggestions: z.array(SparseSuggestion).describe("where else to look: the link-only sites considered, each with the same search on it"),
+    nearestType: AssetType.optional().describe(
+      'a type the query\'s own words name ("sound" → audio) that the `type` filter left out: the same search with this type may answer',
+    ),
+  })
+  .meta({ id: "SparseAnswer" });
+export type SparseAnswer = z.infer<typeof SparseAnswer>;
+
 export const SearchResponse = z
   .object({
     query: z.string(),
@@ -43,6 +63,9 @@ export const SearchResponse = z
     results: z.array(Asset),
     providers: z.array(ProviderReport),
     facets: Facets.optional().describe("additive: counts over the whole result set, with facets=true"),
+    sparse: SparseAnswer.optional().describe(
+      "additive: present when few results answer the query (a first page holding fewer than its limit and fewer than 10): results far weaker than the best are not shown as answers (the junk floor), and this says so and where else to look",
+    ),
   })
   .meta({ id: "SearchResponse" });
 export type SearchResponse = z.infer<typeof SearchResponse>;

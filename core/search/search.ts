@@ -16,6 +16,7 @@ import { asResponse, type SearchAnswer, scored } from "./answer.ts";
 import type { BreakerRegistry } from "./circuit-breaker.ts";
 import { countFacets } from "./facets.ts";
 import { planSearch, type SearchPlan } from "./plan.ts";
+import { sparseAnswer } from "./sparse.ts";
 
 export interface SearchDeps {
   sources: readonly Source[];
@@ -303,5 +304,13 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
     : undefined;
 
   const providers = inOrder(outcomes.map((o) => o.report));
-  return { query: params.q, ...(params.type.length ? { types: params.type } : {}), results, providers, ...(facets ? { facets } : {}) };
+  const sparse = sparseAnswer({ shown: results.length, limit: params.limit, offset: params.offset, types: params.type, plan: fromIndex.plan, providers });
+  return {
+    query: params.q,
+    ...(params.type.length ? { types: params.type } : {}),
+    results,
+    providers,
+    ...(facets ? { facets } : {}),
+    ...(sparse ? { sparse } : {}),
+  };
 }

@@ -1,0 +1,40 @@
+import type { QueryPlan } from "../relevance/query-plan.ts";
+import { expandTypes } from "../relevance/type-match.ts";
+import type { AssetType, ProviderReport, SparseAnswer } from "../schemas/index.ts";
+
+/**
+ * A first page holding fewer answers than this (and than its limit) is a sparse answer: a person
+ * reads ten results at a glance, and an agent that takes the first one should know it was alone.
+ */
+export const SPARSE_BELOW = 10;
+
+export interface SparseInput {
+  /** How many results the page shows, after the junk floor (core/relevance/scoring.ts floor). */
+  shown: number;
+  limit: number;
+  offset: number;
+  /** The requested types, as the `type` parameter gave them. */
+  types: readonly AssetType[];
+  /** The query's words as the search read them: its type words name types. */
+  plan: QueryPlan;
+  providers: readonly ProviderReport[];
+}
+
+/**
+ * What a search says when little answers it, or undefined when its first page is full enough (a
+ * later page that is short only ends the list): the reason, the same search on the link-only sites
+ * considered (their status lines' `searchUrl`), and the nearest type, one the query's own words
+ * name that the type filter left out.
+ */
+export function sparseAnswer({ shown, limit, offset, types, plan, providers }: SparseInput): SparseAnswer | undefined {
+  if (offset > 0 || shown >= Math.min(limit, SPARSE_BELOW)) return undefined;
+  const requested = new Set(expandTypes(types));
+  const nearestType = types.length ? plan.boost.find((t) => !requested.has(t)) : undefined;
+  return {
+    reason: shown === 0 ? "nothing answers the query" : `only ${shown} result${shown === 1 ? "" : "s"} answer${shown === 1 ? "s" : ""} the query well`,
+    suggestions: providers.flatMap((p) =>
+      p.status === "link" && p.searchUrl ? [{ provider: p.provider, label: `Search ${p.name}`, searchUrl: p.searchUrl }] : [],
+    ),
+    ...(nearestType ? { nearestType } : {}),
+  };
+}
