@@ -12,6 +12,26 @@ import { REPLAY_KEYS } from "../test/relevance/pool.ts";
 /** Grade at which a result counts as relevant (P@5, queries without a relevant result). */
 export const RELEVANT = 2;
 const CUTOFF = 10;
+/** Grade at which a judged asset counts toward a query's relevant assets for the junk share (any grade but 0). */
+export const ANY_RELEVANCE = 1;
+
+/**
+ * The junk share: of the results shown in the top 10 of the queries with fewer than ten relevant
+ * assets (judgments of grade ≥ 1), the share graded 0, pooled over those queries (a query showing
+ * fewer results weighs less). Those are the queries a search pads when it fills ten places with
+ * whatever matched something. 0 when no such query shows a result.
+ */
+export function junkShare(queries: readonly { grades: readonly number[]; judged: readonly number[] }[]): {
+  share: number;
+  queries: number;
+  shown: number;
+  junk: number;
+} {
+  const few = queries.filter((q) => q.judged.filter((g) => g >= ANY_RELEVANCE).length < CUTOFF);
+  const shown = few.reduce((sum, q) => sum + Math.min(q.grades.length, CUTOFF), 0);
+  const junk = few.reduce((sum, q) => sum + q.grades.slice(0, CUTOFF).filter((g) => g === 0).length, 0);
+  return { share: shown ? junk / shown : 0, queries: few.length, shown, junk };
+}
 
 const gain = (grade: number) => 2 ** grade - 1;
 const dcg = (grades: readonly number[]) => grades.slice(0, CUTOFF).reduce((sum, g, i) => sum + gain(g) / Math.log2(i + 2), 0);
@@ -62,6 +82,7 @@ export async function measureRelevance(set: JudgedSet = loadJudgedSet()) {
   const runtime = replayRuntime({ now: NOW, env: { RATE_LIMIT_PER_MINUTE: "0", ...REPLAY_KEYS } });
   const usage = createUsage();
   const queries: QueryFigures[] = [];
+  const gradings: { grades: number[]; judged: number[] }[] = [];
   for (const query of set.queries) {
     // Fresh circuit breakers per query: a source's failures in one query never skip it in the next.
     const app = createApp({ runtime, sources: SOURCES, published, breakers: new BreakerRegistry(), usage });
@@ -69,6 +90,7 @@ export async function measureRelevance(set: JudgedSet = loadJudgedSet()) {
     if (res.status !== 200) throw new Error(`${query.id}: /v1/search answered ${res.status}`);
     const top = SearchResponse.parse(await res.json()).results.slice(0, CUTOFF);
     const grades = top.map((a) => gradeOf(a, query.judgments));
+    gradings.push({ grades, judged: Object.values(query.judgments) });
     queries.push({
       id: query.id,
       ndcg10: ndcgAt10(grades, Object.values(query.judgments)),
@@ -83,6 +105,7 @@ export async function measureRelevance(set: JudgedSet = loadJudgedSet()) {
     meanNdcg10: mean(queries.map((q) => q.ndcg10)),
     meanP5: mean(queries.map((q) => q.p5)),
     withoutRelevant: queries.filter((q) => q.relevantInTop10 === 0).map((q) => q.id),
+    junk: junkShare(gradings),
     perQuery: queries,
   };
 }

@@ -42,6 +42,9 @@ const r = results.relevance;
 console.log(`relevance: mean NDCG@10                   ${r.meanNdcg10.toFixed(3)} (${r.queries} judged queries)`);
 console.log(`relevance: mean P@5                       ${r.meanP5.toFixed(3)}`);
 console.log(
+  `relevance: junk share in short answers     ${(r.junk.share * 100).toFixed(1)} % (grade 0 among the ${r.junk.shown} results shown in the top 10 of the ${r.junk.queries} queries with fewer than ten relevant assets; target ≤ 25 %)`,
+);
+console.log(
   `relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}`,
 );
 for (const line of similarLines(results.similar.quality, results.similar.cost)) console.log(line);

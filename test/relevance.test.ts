@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gradeOf, measureRelevance, ndcgAt10, precisionAt5 } from "../bench/relevance.ts";
+import { gradeOf, junkShare, measureRelevance, ndcgAt10, precisionAt5 } from "../bench/relevance.ts";
 import { ASSET_TYPES, type Asset } from "../core/schemas/index.ts";
 import { loadJudgedSet } from "./relevance/judged-set.ts";
 import { candidates, loadCatalogue } from "./relevance/pool.ts";
@@ -53,6 +53,21 @@ describe("relevance figures", () => {
     expect(precisionAt5([2, 2, 2, 2, 2, 3])).toBe(1);
   });
 
+  it("junk share: grade-0 results among those shown in the top 10 of queries with fewer than ten judgments of grade ≥ 1, pooled", () => {
+    const many = Array.from({ length: 10 }, () => 1);
+    expect(
+      junkShare([
+        { grades: [3, 0, 0, 1], judged: [3, 1] },
+        { grades: [2, 0], judged: [2, 2, 1] },
+        // Ten relevant assets or more: a full page is no padding, whatever it holds.
+        { grades: [0, 0, 0], judged: many },
+        // Only the first ten places count.
+        { grades: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], judged: [3] },
+      ]),
+    ).toEqual({ share: 13 / 16, queries: 3, shown: 16, junk: 13 });
+    expect(junkShare([{ grades: [], judged: [3] }])).toEqual({ share: 0, queries: 1, shown: 0, junk: 0 });
+  });
+
   it("grades a merged listing by the best of the listings it stands for", () => {
     const asset = { id: "a:1", alsoOn: [{ id: "b:1", provider: "b", url: "https://b.example/1" }] } as Asset;
     expect(gradeOf(asset, { "b:1": 3, "a:1": 1 })).toBe(3);
@@ -61,11 +76,12 @@ describe("relevance figures", () => {
 });
 
 describe("relevance of the whole service over the judged set", () => {
-  it("keeps the mean NDCG@10 at or above the minimum committed with the set, and a relevant result in every top 10", async () => {
+  it("keeps the mean NDCG@10 at or above the minimum committed with the set, the junk share at or below its maximum, and a relevant result in every top 10", async () => {
     const figures = await measureRelevance(set);
     const worst = [...figures.perQuery].sort((a, b) => a.ndcg10 - b.ndcg10).slice(0, 10);
     console.log(
       `mean NDCG@10 ${figures.meanNdcg10.toFixed(3)} (minimum ${set.minimumMeanNdcg}), mean P@5 ${figures.meanP5.toFixed(3)}, ` +
+        `junk share ${(figures.junk.share * 100).toFixed(1)} % (maximum ${set.maximumJunkShare * 100} %; ${figures.junk.junk} of ${figures.junk.shown} results shown for ${figures.junk.queries} queries), ` +
         `${figures.withoutRelevant.length} of ${figures.queries} queries without a relevant result in the top 10\n` +
         worst
           .map((q) => `  ${q.id.padEnd(20)} NDCG@10 ${q.ndcg10.toFixed(3)}  P@5 ${q.p5.toFixed(2)}  top: ${q.top10.slice(0, 3).join(", ") || "(none)"}`)
@@ -73,6 +89,7 @@ describe("relevance of the whole service over the judged set", () => {
     );
     expect(figures.queries).toBe(set.queries.length);
     expect(figures.meanNdcg10).toBeGreaterThanOrEqual(set.minimumMeanNdcg);
+    expect(figures.junk.share).toBeLessThanOrEqual(set.maximumJunkShare);
     expect(figures.withoutRelevant).toEqual([]);
   });
 });

@@ -24,6 +24,8 @@ export type JudgedQuery = z.infer<typeof JudgedQuery>;
 export const JudgedSet = z.strictObject({
   /** The mean NDCG@10 the relevance test requires: the engine's measured mean, rounded down, when it was last set. */
   minimumMeanNdcg: z.number().min(0).max(1),
+  /** The junk share the relevance test allows (bench/relevance.ts junkShare): grade-0 results in the top 10 of queries with fewer than ten relevant assets. */
+  maximumJunkShare: z.number().min(0).max(1),
   queries: z.array(JudgedQuery),
 });
 export type JudgedSet = z.infer<typeof JudgedSet>;
