@@ -109,6 +109,12 @@ describe("a sparse answer (SearchResponse.sparse)", () => {
     });
   });
 
+  it("is present on a full page whose best result holds less than half the query's words (only through a typo)", async () => {
+    const res = await search([asset("a", "glass", { title: "Glass Jar" })], [indexedSource("a")], { q: "grass", limit: "1" });
+    expect(res.results.map((r) => r.id)).toEqual(["a:glass"]);
+    expect(res.sparse).toEqual({ reason: "the best result matches only 40 % of the query's words", suggestions: [] });
+  });
+
   it("is in GET /v1/search's JSON over the recordings", async () => {
     const { get } = await testApp({ sources: [kenney, fab] });
     const body = SearchResponse.parse(await (await get("/v1/search?q=explosion%20sound&type=model")).json());

@@ -7,8 +7,9 @@ import type { SearchParams } from "../model/search-params.ts";
 import type { IndexedSource, LiveSource, Source, SourceQuery } from "../model/source.ts";
 import { toSourceError } from "../model/source-error.ts";
 import { dedupe, type Listing } from "../relevance/dedupe.ts";
+import { matchAssets, NO_MATCH } from "../relevance/match.ts";
 import { gateTypos, type QueryPlan } from "../relevance/query-plan.ts";
-import { type RankCandidate, type Ranked, rank } from "../relevance/ranking.ts";
+import { querySharer, type RankCandidate, type Ranked, rank } from "../relevance/ranking.ts";
 import { isOfTypes } from "../relevance/type-match.ts";
 import type { Asset, ProviderReport, SearchResponse, SearchStreamIndex, SearchStreamSource } from "../schemas/index.ts";
 import { timeBox } from "../time-box.ts";
@@ -298,13 +299,28 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
   outcomes.push(...liveOutcomes);
 
   const results = rankPage([...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))]);
+  /** The share of the query's words a result holds (querySharer): its index match, or a live one's matched by the same rules. */
+  const indexMatch = new Map(fromIndex.candidates.map((c) => [c.asset.id, c.match]));
+  const shareOf = (asset: Asset) =>
+    querySharer(fromIndex.plan, wish.packProviders)(
+      asset,
+      indexMatch.get(asset.id) ?? matchAssets([asset], fromIndex.plan, deps.index).get(asset.id) ?? NO_MATCH,
+    );
   // The whole merged set: every index hit, not only the pages, and every live listing.
   const facets = params.facets
     ? countFacets(dedupe([...fromIndex.everyHit(), ...liveOutcomes.flatMap((o) => o.listings)].map(listingOf)).map((l) => l.asset))
     : undefined;
 
   const providers = inOrder(outcomes.map((o) => o.report));
-  const sparse = sparseAnswer({ shown: results.length, limit: params.limit, offset: params.offset, types: params.type, plan: fromIndex.plan, providers });
+  const sparse = sparseAnswer({
+    shown: results.length,
+    limit: params.limit,
+    offset: params.offset,
+    types: params.type,
+    plan: fromIndex.plan,
+    providers,
+    ...(query.sort === "relevance" && results[0] ? { bestShare: shareOf(results[0].asset) } : {}),
+  });
   return {
     query: params.q,
     ...(params.type.length ? { types: params.type } : {}),

@@ -7,6 +7,12 @@ import type { AssetType, ProviderReport, SparseAnswer } from "../schemas/index.t
  * reads ten results at a glance, and an agent that takes the first one should know it was alone.
  */
 export const SPARSE_BELOW = 10;
+/**
+ * An answer whose best result holds less than this share of the query's words (querySharer: a
+ * typo-only match of one word of two holds 0.2) is sparse however many results it shows: the
+ * junk floor keeps results as weak as the best, and the best is itself a poor answer.
+ */
+export const SPARSE_SHARE = 0.5;
 
 export interface SparseInput {
   /** How many results the page shows, after the junk floor (core/relevance/scoring.ts floor). */
@@ -18,20 +24,29 @@ export interface SparseInput {
   /** The query's words as the search read them: its type words name types. */
   plan: QueryPlan;
   providers: readonly ProviderReport[];
+  /** The share of the query's words the first result holds (querySharer), when the answer is in relevance order. */
+  bestShare?: number;
 }
 
 /**
- * What a search says when little answers it, or undefined when its first page is full enough (a
- * later page that is short only ends the list): the reason, the same search on the link-only sites
+ * What a search says when little answers it, or undefined when its first page is full enough and
+ * its best result holds at least SPARSE_SHARE of the query's words (a later page that is short only
+ * ends the list): the reason, the same search on the link-only sites
  * considered (their status lines' `searchUrl`), and the nearest type, one the query's own words
  * name that the type filter left out.
  */
-export function sparseAnswer({ shown, limit, offset, types, plan, providers }: SparseInput): SparseAnswer | undefined {
-  if (offset > 0 || shown >= Math.min(limit, SPARSE_BELOW)) return undefined;
+export function sparseAnswer({ shown, limit, offset, types, plan, providers, bestShare }: SparseInput): SparseAnswer | undefined {
+  const weak = shown > 0 && bestShare !== undefined && bestShare < SPARSE_SHARE;
+  if (offset > 0 || (shown >= Math.min(limit, SPARSE_BELOW) && !weak)) return undefined;
   const requested = new Set(expandTypes(types));
   const nearestType = types.length ? plan.boost.find((t) => !requested.has(t)) : undefined;
   return {
-    reason: shown === 0 ? "nothing answers the query" : `only ${shown} result${shown === 1 ? "" : "s"} answer${shown === 1 ? "s" : ""} the query well`,
+    reason:
+      shown === 0
+        ? "nothing answers the query"
+        : weak
+          ? `the best result matches only ${Math.round(bestShare! * 100)} % of the query's words`
+          : `only ${shown} result${shown === 1 ? "" : "s"} answer${shown === 1 ? "s" : ""} the query well`,
     suggestions: providers.flatMap((p) =>
       p.status === "link" && p.searchUrl ? [{ provider: p.provider, label: `Search ${p.name}`, searchUrl: p.searchUrl }] : [],
     ),
