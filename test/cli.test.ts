@@ -7,20 +7,20 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { SEARCH_PARAMETERS } from "../core/model/search-params.ts";
 import { SearchAssetsOutput } from "../server/mcp/tools.ts";
+import { CLI } from "./helpers/entry.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // Offline: upstream requests are answered from the recordings, the index from data/.
 const ENV = { ...getDefaultEnvironment(), ASSET_SERVER_REPLAY: "test/fixtures", DATA_DIR: "data", RATE_LIMIT_PER_MINUTE: "0" };
 
 const run = promisify(execFile);
-const cli = (args: string[], command: string[] = ["--import", "tsx", "cli/main.ts"]) =>
-  run(process.execPath, [...command, ...args], { cwd: ROOT, env: ENV, timeout: 30_000 });
+const cli = (args: string[], command: string[] = CLI) => run(process.execPath, [...command, ...args], { cwd: ROOT, env: ENV, timeout: 30_000 });
 
 describe("asset-search mcp (stdio)", () => {
   it("serves the tools to a stock client over stdio", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", "tsx", "cli/main.ts", "mcp"],
+      args: [...CLI, "mcp"],
       cwd: ROOT,
       env: ENV,
       stderr: "pipe",
@@ -57,8 +57,11 @@ describe("asset-search search", () => {
     expect(stdout).toMatch(/^ {2}polyhaven\s+ok\s+\d+ results? of \d+, \d+ ms$/m);
   });
 
-  it("runs from the package's bin launcher, with filters", async () => {
-    const { stdout } = await cli(["search", "rock", "--type", "texture", "--providers", "polyhaven", "--free", "-n", "2", "--json"], ["bin/asset-search.js"]);
+  it("runs from the TypeScript through tsx, as npm run dev does, with filters", async () => {
+    const { stdout } = await cli(
+      ["search", "rock", "--type", "texture", "--providers", "polyhaven", "--free", "-n", "2", "--json"],
+      ["--import", "tsx", "cli/main.ts"],
+    );
     const body = SearchAssetsOutput.parse(JSON.parse(stdout));
     expect(body.results).toHaveLength(2);
     expect(body.results.every((r) => r.type === "texture")).toBe(true);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AssetsLock } from "../core/schemas/index.ts";
 import { DownloadAssetOutput, GetCreditsOutput } from "../server/mcp/tools.ts";
 import { listen, testApp } from "./helpers/app.ts";
+import { CLI } from "./helpers/entry.ts";
 import { scratchDirs } from "./helpers/scratch.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -21,7 +22,7 @@ const scratch = scratchDirs("asset-search-mcp-root-", (fn) => afterAll(fn));
 async function stdioClient(root: string, replay = FIXTURES): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", "cli/main.ts", "mcp", "--root", root],
+    args: [...CLI, "mcp", "--root", root],
     cwd: ROOT,
     env: { ...getDefaultEnvironment(), ASSET_SERVER_REPLAY: replay, DATA_DIR: "data", RATE_LIMIT_PER_MINUTE: "0" },
     stderr: "ignore",

@@ -12,6 +12,7 @@ import { getAsset } from "../server/project/get.ts";
 import { localLibrary } from "../server/project/library.ts";
 import { readLock, updateLock } from "../server/project/lock-file.ts";
 import { listen, testApp } from "./helpers/app.ts";
+import { CLI } from "./helpers/entry.ts";
 import { scratchDirs } from "./helpers/scratch.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -28,7 +29,7 @@ interface Run {
 /** The command line in a child process, from the repository (every path given to it is absolute). */
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ["--import", "tsx", "cli/main.ts", ...args], {
+    const { stdout, stderr } = await exec(process.execPath, [...CLI, ...args], {
       cwd: ROOT,
       env: { ...ENV, ...env },
       timeout: 30_000,

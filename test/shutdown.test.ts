@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort, until } from "./helpers/daemon.ts";
+import { SERVER } from "./helpers/entry.ts";
 import { type RedisDaemon, startRedis } from "./helpers/redis.ts";
 import { SLOW_DOWNLOAD_PATH, type SlowReplay, slowDownloadReplay } from "./helpers/slow-download.ts";
 import { unzip } from "./helpers/unzip.ts";
@@ -43,7 +44,7 @@ interface ServerProcess {
 async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const { TEST: _test, CI: _ci, ...inherited } = process.env;
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, SERVER, {
     cwd: ROOT,
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: String(metricsPort), ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, until } from "./helpers/daemon.ts";
+import { SERVER } from "./helpers/entry.ts";
 import { scratchDirs } from "./helpers/scratch.ts";
 import { staticServer } from "./helpers/static-server.ts";
 
@@ -18,7 +19,7 @@ const tempDir = scratchDirs("startup-", afterAll);
 /** Runs the server with `env` until it exits (or `whileUp` is done with it, then SIGTERM): its code and stderr. */
 async function run(env: Record<string, string>, whileUp?: (log: () => string) => Promise<void>): Promise<{ code: number | null; stderr: string }> {
   const { TEST: _test, CI: _ci, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, SERVER, {
     cwd: ROOT,
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(await freePort()), ...env },
     stdio: ["ignore", "ignore", "pipe"],
