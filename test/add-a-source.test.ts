@@ -49,8 +49,8 @@ describe("docs/adding-a-source.md", () => {
       price: { free: true },
       downloadable: true,
     });
-    expect(body.results.map((r: { id: string }) => r.id).sort()).toEqual(["example:oak-planks", "example:red-bricks"]);
-    expect(body.results.find((r: { id: string }) => r.id === "example:oak-planks")).not.toHaveProperty("thumbnailUrl");
+    expect(body.results.map((r: { id: string }) => r.id).sort()).toEqual(["example:brick-floor", "example:red-bricks"]);
+    expect(body.results.find((r: { id: string }) => r.id === "example:brick-floor")).not.toHaveProperty("thumbnailUrl");
   });
 
   it("lists an item's files, and answers 404 for an item the site says is gone", async () => {
