@@ -6,7 +6,7 @@
  */
 import { AssetPage } from "./asset/page.tsx";
 import { DocsPage } from "./docs/page.tsx";
-import { useLocation } from "./lib/location.ts";
+import { decoded, useLocation } from "./lib/location.ts";
 import { SearchPage } from "./search/page.tsx";
 import { SourcesPage } from "./sources/list-page.tsx";
 import { SourcePage } from "./sources/source-page.tsx";
@@ -14,15 +14,6 @@ import { StatsPage } from "./stats/page.tsx";
 
 const ASSET_PAGE = "/assets/";
 const SOURCE_PAGE = "/sources/";
-
-/** A path segment as typed; a malformed escape (`%E0`) stays as it is, for the page to say there is no such thing. */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 export function App() {
   const location = useLocation();

@@ -1,11 +1,12 @@
 /**
  * The documentation in a real browser (Debian's Chromium driven by playwright-core), against the
- * whole app on loopback over the recordings: `/docs` draws the API reference from /openapi.json,
- * lists `/v1/search` and its "Try it out" asks this server; the MCP and CLI guides render from
- * their Markdown with this server's URL in their examples. Every docs page has the search page's
- * headers, fits 390 px with 44 px targets (Swagger UI's controls included, an operation tried out
- * too) and passes axe-core (no critical or serious violation) in light and dark; its screenshots go
- * to test/e2e/screenshots/.
+ * whole app on loopback over the recordings: `/docs` lists the API's operations from /openapi.json,
+ * `/v1/search` among them, without Swagger UI; its button (or a deep link, `#/<tag>/<operationId>`)
+ * draws the reference in place, whose "Try it out" asks this server; the MCP and CLI guides render
+ * from their Markdown with this server's URL in their examples. Every docs page has the search
+ * page's headers, fits 390 px with 44 px targets (Swagger UI's controls included, an operation tried
+ * out too) and passes axe-core (no critical or serious violation) in light and dark, the reference
+ * both as a list and drawn; its screenshots go to test/e2e/screenshots/.
  *
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
@@ -38,10 +39,16 @@ afterAll(async () => {
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 
-/** Each page at rest: the reference drawn, or the guide's Markdown rendered. */
+/** The list's line for GET /v1/search, before Swagger UI is loaded. */
+const listedSearch = (page: Page) => page.locator(".docs-operations a", { has: page.locator(".docs-op-path", { hasText: /^\/v1\/search$/ }) });
+/** Swagger UI's operation for /v1/search. */
+const drawnSearch = (page: Page) => page.locator(".opblock", { has: page.locator('.opblock-summary-path[data-path="/v1/search"]') });
+/** Whether the page loaded any of Swagger UI: its chunk or its stylesheet. */
+const swaggerRequested = (watched: WatchedPage) => watched.requests.some((path) => /\/chunks\/reference-|swagger-ui\.css/.test(path));
+
+/** Each page at rest: the reference's operations listed, or the guide's Markdown rendered. */
 const READY: Record<string, (page: Page) => Promise<unknown>> = {
-  // The reference's chunk is large and compressed on its first request: the first visit waits for that.
-  "/docs": (page) => page.locator('.opblock-summary-path[data-path="/v1/search"]').waitFor({ timeout: 30_000 }),
+  "/docs": (page) => listedSearch(page).waitFor(),
   "/docs/mcp": (page) => page.getByRole("heading", { level: 1, name: "MCP: asset-search in your agent" }).waitFor(),
   "/docs/cli": (page) => page.getByRole("heading", { level: 1, name: "The command line" }).waitFor(),
   "/docs/self-hosting": (page) => page.getByRole("heading", { level: 1, name: "Self-hosting" }).waitFor(),
@@ -71,13 +78,21 @@ function smallTargets(page: Page): Promise<string[]> {
   );
 }
 
+/** The reference's button, then Swagger UI drawn in place of the list. */
+async function openReference(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Open the interactive reference (Try it out)" }).click();
+  // The reference's chunk is large and compressed on its first request: the first visit waits for that.
+  await drawnSearch(page).waitFor({ timeout: 30_000 });
+  await page.waitForLoadState("networkidle");
+}
+
 function expectClean(watched: WatchedPage): void {
   expect(watched.problems).toEqual([]);
   expect(watched.external).toEqual([]);
 }
 
 describe("the documentation in Chromium", () => {
-  it("/docs draws the reference from /openapi.json, lists /v1/search, and its Try it out asks this server", async () => {
+  it("/docs lists /v1/search from /openapi.json without Swagger UI; its button draws the reference, whose Try it out asks this server", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
     const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
     const { page } = watched;
@@ -88,6 +103,20 @@ describe("the documentation in Chromium", () => {
       "page",
     );
     expect(watched.requests).toContain("/openapi.json");
+    // The list, grouped by tag, each line a deep link into the reference; none of Swagger UI loaded yet.
+    expect(await page.getByRole("heading", { level: 2, name: "Search" }).count()).toBe(1);
+    expect(await listedSearch(page).innerText()).toMatch(/^GET\s+\/v1\/search\s+\S/);
+    expect(await listedSearch(page).getAttribute("href")).toBe("#/Search/searchAssets");
+    expect(swaggerRequested(watched)).toBe(false);
+    expect(await page.locator(".swagger-ui").count()).toBe(0);
+    await screenshot(page, "docs-1366");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await openReference(page);
+    expect(swaggerRequested(watched)).toBe(true);
+    // Drawn in place of the list, the reference holds the focus the button had.
+    expect(await page.locator(".docs-operations").count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Interactive reference");
     // Without deep links, the tags' and paths' anchors have no address: said to be no links, so crawlers do not count them as broken.
     expect(await page.locator('.swagger-ui a:not([href])[role="none"]').count()).toBeGreaterThan(10);
     await expect.poll(() => page.locator(".swagger-ui a:not([href]):not([role])").count()).toBe(0);
@@ -97,7 +126,7 @@ describe("the documentation in Chromium", () => {
     // The server the requests go to is this one.
     expect(await page.locator(".servers select option").first().getAttribute("value")).toBe(server.url);
 
-    const search = page.locator(".opblock", { has: page.locator('.opblock-summary-path[data-path="/v1/search"]') });
+    const search = drawnSearch(page);
     await search.locator(".opblock-summary-control").click();
     await search.getByRole("button", { name: "Try it out" }).click();
     await search.locator('tr[data-param-name="q"] input').fill("arm chair");
@@ -110,7 +139,31 @@ describe("the documentation in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
     expectClean(watched);
     await watched.context.close();
-  }, 30_000);
+  }, 60_000);
+
+  it("a deep link to an operation, followed from the list or opened as an address, draws the reference with that operation open and focused", async () => {
+    if (missingBrowser) throw new Error(missingBrowser);
+    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const { page } = watched;
+    const searchFocused = () =>
+      drawnSearch(page)
+        .locator(".opblock-summary-control")
+        .evaluate((el) => el === document.activeElement);
+    await open(watched, "/docs");
+    await listedSearch(page).click();
+    await drawnSearch(page).waitFor({ timeout: 30_000 });
+    expect(page.url()).toBe(`${server.url}/docs#/Search/searchAssets`);
+    await expect.poll(() => drawnSearch(page).getAttribute("class")).toContain("is-open");
+    expect(await searchFocused()).toBe(true);
+    // A shared link: Swagger UI loads with the page.
+    await page.goto("about:blank");
+    await page.goto(`${server.url}/docs#/Search/searchAssets`);
+    await drawnSearch(page).waitFor({ timeout: 30_000 });
+    await expect.poll(() => drawnSearch(page).getAttribute("class")).toContain("is-open");
+    expect(await searchFocused()).toBe(true);
+    expectClean(watched);
+    await watched.context.close();
+  }, 60_000);
 
   it("the MCP and CLI guides render with this server's URL in their examples", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
@@ -135,10 +188,13 @@ describe("the documentation in Chromium", () => {
     const watched = await watchedPage(browser, server.url, { viewport: PHONE, isMobile: true, hasTouch: true });
     const { page } = watched;
     await open(watched, "/docs");
+    expect(await smallTargets(page)).toEqual([]);
+    await openReference(page);
     const controls = page.locator(".swagger-ui").locator("button, input, select, textarea");
     expect(await controls.count()).toBeGreaterThan(0);
     expect(await smallTargets(page)).toEqual([]);
-    const search = page.locator(".opblock", { has: page.locator('.opblock-summary-path[data-path="/v1/search"]') });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    const search = drawnSearch(page);
     await search.locator(".opblock-summary-control").click();
     await search.getByRole("button", { name: "Try it out" }).click();
     await search.locator('tr[data-param-name="q"] input').fill("arm chair");
@@ -177,10 +233,17 @@ describe("the documentation in Chromium", () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(viewport.width);
         if (viewport === PHONE) expect(await smallTargets(page), path).toEqual([]);
         expect(await axeViolations(page), `${path} ${colorScheme}`).toEqual([]);
-        await screenshot(page, `${path.slice(1).replace("/", "-")}-${viewport.width}${colorScheme === "dark" ? "-dark" : ""}`);
+        const name = `${path.slice(1).replace("/", "-")}-${viewport.width}${colorScheme === "dark" ? "-dark" : ""}`;
+        await screenshot(page, name);
+        if (path !== "/docs") continue;
+        await openReference(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), "/docs drawn").toBeLessThanOrEqual(viewport.width);
+        if (viewport === PHONE) expect(await smallTargets(page), "/docs drawn").toEqual([]);
+        expect(await axeViolations(page), `/docs drawn ${colorScheme}`).toEqual([]);
+        await screenshot(page, name.replace("docs", "docs-reference"));
       }
       expectClean(watched);
       await watched.context.close();
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -39,3 +39,12 @@ export function followInApp(event: MouseEvent): void {
   event.preventDefault();
   navigate(link.pathname + link.search);
 }
+
+/** A segment of an address as typed; a malformed escape (`%E0`) stays as it is, for the page to say there is no such thing. */
+export function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
