@@ -12,8 +12,8 @@ const candidates = (assets: Asset[]): RankCandidate[] => assets.map((a) => ({ as
 const ids = (assets: Asset[], q: string) => rank(candidates(assets), { q, types: [] }).map((r) => r.asset.id);
 
 describe("the junk floor (SCORING.floor)", () => {
-  it("is half the best's text relevance, for results matching a smaller share of the query's words", () => {
-    expect(SCORING.floor).toEqual({ text: 0.5 });
+  it("is half the best's text relevance and half the query's words, for results matching a smaller share of them than the best", () => {
+    expect(SCORING.floor).toEqual({ text: 0.5, share: 0.5 });
   });
 
   it("drops weak partial matches below a strong full match, and keeps the full matches however weak", () => {

@@ -33,13 +33,17 @@ describe("searchAll over the index", () => {
     expect(res.results.map((r) => r.id)).toEqual(["a:oak-1", "a:oak-2", "a:oak-3", "b:stump"]);
   });
 
-  it("turns typos on only when exact and stemmed matches do not fill the page, and lists them below unless far weaker", async () => {
+  it("turns typos on only when exact and stemmed matches do not fill the page, and shows a typo match only where no result holds the word", async () => {
     const assets = [asset("a", "grass", { title: "Field", description: "grass" }), asset("a", "glass", { title: "Glass Jar", tags: ["glass"] })];
     const one = await search(assets, [indexedSource("a")], { q: "grass", limit: "1" });
     expect(one.results.map((r) => r.id)).toEqual(["a:grass"]);
     expect(one.providers[0]).toMatchObject({ count: 1, total: 1 });
+    // Beside a result holding the word, a typo's match holds less than half the query, however strong its text: not an answer.
     const two = await search(assets, [indexedSource("a")], { q: "grass", limit: "2" });
-    expect(two.results.map((r) => r.id)).toEqual(["a:grass", "a:glass"]);
+    expect(two.results.map((r) => r.id)).toEqual(["a:grass"]);
+    expect((await search(assets.slice(1), [indexedSource("a")], { q: "grass", limit: "2" })).results.map((r) => r.id)).toEqual(["a:glass"]);
+    // The facets count what the floor shows, every page of it, so a page never says "1 of 2" of a result no page holds.
+    expect((await search(assets, [indexedSource("a")], { q: "grass", facets: "true" })).facets?.total).toBe(1);
     // A typo's match of a word others hold in their titles is far weaker: the junk floor leaves it out.
     const strong = [asset("a", "grass", { title: "Grass Field", tags: ["grass"] }), asset("a", "glass", { title: "Glass Jar" })];
     expect((await search(strong, [indexedSource("a")], { q: "grass", limit: "2" })).results.map((r) => r.id)).toEqual(["a:grass"]);

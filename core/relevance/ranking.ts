@@ -139,16 +139,19 @@ export function querySharer(plan: QueryPlan, packProviders: ReadonlySet<string>)
 }
 
 /**
- * The results shown as answers (SCORING.floor): all but those matching a smaller share of the
- * query's words than the best result and with text relevance below SCORING.floor.text of its own.
- * `best`: the first of the ranking before diversity.
+ * The junk floor (SCORING.floor): whether a result is shown as an answer beside `best`, the first
+ * of the ranking before diversity. It is not when it matches a smaller share of the query's words
+ * than the best and either its text relevance is below SCORING.floor.text of the best's or its
+ * share is below SCORING.floor.share.
  */
-function answers(ranked: Scored[], best: Scored | undefined, plan: QueryPlan, wish: TypeWish): Scored[] {
-  if (!best) return ranked;
+function answerTest(best: Scored, plan: QueryPlan, wish: TypeWish): (asset: Asset, match: DocMatch) => boolean {
   const share = querySharer(plan, wish.packProviders);
   const bestShare = share(best.asset, best.match);
   const least = SCORING.floor.text * best.match.text;
-  return ranked.filter((c) => share(c.asset, c.match) >= bestShare - 1e-9 || c.match.text >= least);
+  return (asset, match) => {
+    const held = share(asset, match);
+    return held >= bestShare - 1e-9 || (held >= SCORING.floor.share && match.text >= least);
+  };
 }
 
 /**
@@ -176,6 +179,19 @@ function withScores(ranked: Scored[]): Ranked[] {
  * first, each with its score in 0..1.
  */
 export function rank(candidates: RankCandidate[], query: RankQuery): Ranked[] {
+  const { scored, isAnswer } = scoreAll(candidates, query);
+  return withScores(diversify(scored).filter((c) => isAnswer(c.asset, c.match)));
+}
+
+/**
+ * The junk floor of a ranking of these candidates, as `rank` applies it: for the facets, which count
+ * every hit of a search and not only the page ranked, and so must leave out what no page shows.
+ */
+export const answerFloor = (candidates: RankCandidate[], query: RankQuery): ((asset: Asset, match: DocMatch) => boolean) =>
+  scoreAll(candidates, query).isAnswer;
+
+/** The candidates scored and sorted, and the junk floor measured from the best of them or of the whole search. */
+function scoreAll(candidates: RankCandidate[], query: RankQuery): { scored: Scored[]; isAnswer: (asset: Asset, match: DocMatch) => boolean } {
   const plan = query.plan ?? planQuery(query.q);
   const wish = query.wish ?? typeWish(query.types, plan, new Set());
   const live = matchAssets(
@@ -190,5 +206,5 @@ export function rank(candidates: RankCandidate[], query: RankQuery): Ranked[] {
   const scored = candidates.map(toScored).sort(compareScored);
   const overall = query.best?.match ? toScored(query.best) : undefined;
   const best = overall && (!scored[0] || compareScored(overall, scored[0]) < 0) ? overall : scored[0];
-  return withScores(answers(diversify(scored), best, plan, wish));
+  return { scored, isAnswer: best ? answerTest(best, plan, wish) : () => true };
 }

@@ -9,7 +9,7 @@ import { toSourceError } from "../model/source-error.ts";
 import { dedupe, type Listing } from "../relevance/dedupe.ts";
 import { matchAssets, NO_MATCH } from "../relevance/match.ts";
 import { gateTypos, type QueryPlan } from "../relevance/query-plan.ts";
-import { querySharer, type RankCandidate, type Ranked, rank } from "../relevance/ranking.ts";
+import { answerFloor, querySharer, type RankCandidate, type Ranked, rank } from "../relevance/ranking.ts";
 import { isOfTypes } from "../relevance/type-match.ts";
 import type { Asset, ProviderReport, SearchResponse, SearchStreamIndex, SearchStreamSource } from "../schemas/index.ts";
 import { timeBox } from "../time-box.ts";
@@ -74,7 +74,7 @@ const report = (source: Source, fields: Omit<ProviderReport, "provider" | "name"
 interface IndexedOutcome {
   outcomes: Outcome[];
   /** Every hit, for the facets: read only when asked, a broad query over a large index having many. */
-  everyHit: () => Asset[];
+  everyHit: () => IndexHit[];
   /** The sources' pages, ranked by the one index ranking: their source rank is their place in it. */
   candidates: RankCandidate[];
   /** The plan as the index searched it (typos on or off), for the live results too. */
@@ -130,7 +130,7 @@ function searchIndexed(sources: IndexedSource[], { query, words: plan, wish, par
   const candidates = onPages.map((h, i) => ({ asset: h.asset, match: h.match, sourceRank: i, sourceCount: onPages.length }));
   const first = query.sort === "relevance" ? hits[0] : found.top(1)[0];
   const best = first && { asset: first.asset, match: first.match, sourceRank: 0, sourceCount: Math.max(onPages.length, 1) };
-  return { outcomes, everyHit: () => found.all().map((h) => h.asset), candidates, plan: searched, ...(best ? { best } : {}) };
+  return { outcomes, everyHit: () => found.all(), candidates, plan: searched, ...(best ? { best } : {}) };
 }
 
 /** Whether the error, or one it wraps, is a replay miss. */
@@ -273,18 +273,19 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
   const accessOf = new Map(deps.sources.map((s) => [s.id, s.access]));
   const listingOf = (asset: Asset): Listing => ({ asset, access: accessOf.get(asset.provider) ?? "scrape" });
   /** The one ranking of these candidates: de-duplicated, scored, in the order asked, to the limit. */
-  const rankPage = (candidates: RankCandidate[]): Ranked[] => {
+  const rankQuery = { q: query.q, types: params.type, plan: fromIndex.plan, wish, stats: deps.index, ...(fromIndex.best ? { best: fromIndex.best } : {}) };
+  const merge = (candidates: RankCandidate[]): RankCandidate[] => {
     const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
-    const merged = dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
-    const ranked = rank(merged, {
-      q: query.q,
-      types: params.type,
-      plan: fromIndex.plan,
-      wish,
-      stats: deps.index,
-      ...(fromIndex.best ? { best: fromIndex.best } : {}),
-    });
-    return sortRanked(ranked, query.sort).slice(0, params.limit);
+    return dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
+  };
+  const rankPage = (candidates: RankCandidate[]): Ranked[] => sortRanked(rank(merge(candidates), rankQuery), query.sort).slice(0, params.limit);
+  /** Every hit and live listing, merged, that the junk floor of this search's ranking shows as an answer. */
+  const answersOf = (hits: IndexHit[], listings: Asset[]): Asset[] => {
+    const isAnswer = answerFloor(merge(everyCandidate), rankQuery);
+    const matches = new Map([...hits.map((h) => [h.asset.id, h.match] as const), ...matchAssets(listings, fromIndex.plan, deps.index)]);
+    return dedupe([...hits.map((h) => h.asset), ...listings].map(listingOf))
+      .map((l) => l.asset)
+      .filter((a) => isAnswer(a, matches.get(a.id) ?? NO_MATCH));
   };
   const order = new Map(deps.sources.map((s, i) => [s.id, i]));
   const inOrder = (reports: ProviderReport[]) => reports.sort((a, b) => order.get(a.provider)! - order.get(b.provider)!);
@@ -298,7 +299,8 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
   for (const o of liveOutcomes) if (!o.cancelled) deps.onSourceResult?.(o.report);
   outcomes.push(...liveOutcomes);
 
-  const results = rankPage([...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))]);
+  const everyCandidate = [...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))];
+  const results = rankPage(everyCandidate);
   /** The share of the query's words a result holds (querySharer): its index match, or a live one's matched by the same rules. */
   const indexMatch = new Map(fromIndex.candidates.map((c) => [c.asset.id, c.match]));
   const shareOf = (asset: Asset) =>
@@ -306,9 +308,14 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
       asset,
       indexMatch.get(asset.id) ?? matchAssets([asset], fromIndex.plan, deps.index).get(asset.id) ?? NO_MATCH,
     );
-  // The whole merged set: every index hit, not only the pages, and every live listing.
+  // The whole merged set: every index hit, not only the pages, and every live listing, as far as the junk floor shows them.
   const facets = params.facets
-    ? countFacets(dedupe([...fromIndex.everyHit(), ...liveOutcomes.flatMap((o) => o.listings)].map(listingOf)).map((l) => l.asset))
+    ? countFacets(
+        answersOf(
+          fromIndex.everyHit(),
+          liveOutcomes.flatMap((o) => o.listings),
+        ),
+      )
     : undefined;
 
   const providers = inOrder(outcomes.map((o) => o.report));
