@@ -11,7 +11,7 @@
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, testApp } from "../helpers/app.ts";
 import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
@@ -43,6 +43,14 @@ const screenshot = (page: Page, name: string) => page.screenshot({ path: new URL
 const listedSearch = (page: Page) => page.locator(".docs-operations a", { has: page.locator(".docs-op-path", { hasText: /^\/v1\/search$/ }) });
 /** Swagger UI's operation for /v1/search. */
 const drawnSearch = (page: Page) => page.locator(".opblock", { has: page.locator('.opblock-summary-path[data-path="/v1/search"]') });
+/** Opens the search operation, tries it out for "arm chair" and waits for this server's answer. */
+async function tryArmChair(search: Locator): Promise<void> {
+  await search.locator(".opblock-summary-control").click();
+  await search.getByRole("button", { name: "Try it out" }).click();
+  await search.locator('tr[data-param-name="q"] input').fill("arm chair");
+  await search.getByRole("button", { name: "Execute" }).click();
+  await search.locator(".live-responses-table tbody .response-col_status").waitFor();
+}
 /** Whether the page loaded any of Swagger UI: its chunk or its stylesheet. */
 const swaggerRequested = (watched: WatchedPage) => watched.requests.some((path) => /\/chunks\/reference-|swagger-ui\.css/.test(path));
 
@@ -127,11 +135,7 @@ describe("the documentation in Chromium", () => {
     expect(await page.locator(".servers select option").first().getAttribute("value")).toBe(server.url);
 
     const search = drawnSearch(page);
-    await search.locator(".opblock-summary-control").click();
-    await search.getByRole("button", { name: "Try it out" }).click();
-    await search.locator('tr[data-param-name="q"] input').fill("arm chair");
-    await search.getByRole("button", { name: "Execute" }).click();
-    await search.locator(".live-responses-table tbody .response-col_status").waitFor();
+    await tryArmChair(search);
     expect(await search.locator(".live-responses-table tbody .response-col_status").innerText()).toBe("200");
     // The parameters' defaults filled in, as the document states them.
     expect(watched.requests).toContain("/v1/search?q=arm%20chair&sort=relevance&limit=24&offset=0");
@@ -195,11 +199,7 @@ describe("the documentation in Chromium", () => {
     expect(await smallTargets(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     const search = drawnSearch(page);
-    await search.locator(".opblock-summary-control").click();
-    await search.getByRole("button", { name: "Try it out" }).click();
-    await search.locator('tr[data-param-name="q"] input').fill("arm chair");
-    await search.getByRole("button", { name: "Execute" }).click();
-    await search.locator(".live-responses-table tbody .response-col_status").waitFor();
+    await tryArmChair(search);
     // Opened and tried: its parameters' fields and menus, Execute, Clear, the media-type menus and the example tabs.
     expect(await search.locator("input, select").count()).toBeGreaterThan(10);
     expect(await smallTargets(page)).toEqual([]);

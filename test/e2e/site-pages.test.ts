@@ -193,7 +193,8 @@ describe("the pages around the search in Chromium", () => {
     await page.getByRole("link", { name: "Textures on Poly Haven" }).click();
     await expect.poll(() => new URL(page.url()).search).toBe("?type=texture&providers=polyhaven");
     await expect.poll(() => page.locator(".result-count").innerText()).toMatch(/results/);
-    expect(await page.locator(".grid .card .source").first().innerText()).toBe("Poly Haven");
+    // The card names its source once the providers list has arrived, which may follow the results.
+    await expect.poll(() => page.locator(".grid .card .source").first().innerText()).toBe("Poly Haven");
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("asset-search");
     expectClean(watched);
     await watched.context.close();
