@@ -10,34 +10,14 @@
  *
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
-import { mkdirSync } from "node:fs";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen, testApp } from "../helpers/app.ts";
-import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { testApp } from "../helpers/app.ts";
+import { browserSuite, DESKTOP, expectClean, PHONE, screenshot, smallerThanTargets } from "../helpers/browser-suite.ts";
+import { missingBrowser } from "../helpers/chromium.ts";
 import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
 
-const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
-let server: Awaited<ReturnType<typeof listen>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (missingBrowser) return;
-  const { app } = await testApp();
-  server = await listen(app);
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const screenshot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+const suite = browserSuite(async () => (await testApp()).app);
 
 /** The list's line for GET /v1/search, before Swagger UI is loaded. */
 const listedSearch = (page: Page) => page.locator(".docs-operations a", { has: page.locator(".docs-op-path", { hasText: /^\/v1\/search$/ }) });
@@ -64,7 +44,7 @@ const READY: Record<string, (page: Page) => Promise<unknown>> = {
 };
 
 async function open(watched: WatchedPage, path: string): Promise<void> {
-  await watched.page.goto(`${server.url}${path}`);
+  await watched.page.goto(`${suite.server.url}${path}`);
   await READY[path]!(watched.page);
   await watched.page.waitForLoadState("networkidle");
 }
@@ -74,17 +54,7 @@ async function open(watched: WatchedPage, path: string): Promise<void> {
  * included) and the navigations' links. Links inside prose are left out, as WCAG leaves inline
  * targets out.
  */
-function smallTargets(page: Page): Promise<string[]> {
-  return page.locator("button, input, select, textarea, summary, nav a").evaluateAll((els) =>
-    els.flatMap((el) => {
-      const box = el.getBoundingClientRect();
-      if (!box.width || !box.height || el.closest(".visually-hidden")) return [];
-      return box.height < 44 || box.width < 44
-        ? [`${el.tagName.toLowerCase()}.${el.className} "${el.textContent?.trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`]
-        : [];
-    }),
-  );
-}
+const smallTargets = (page: Page) => smallerThanTargets(page, "button, input, select, textarea, summary, nav a");
 
 /** The reference's button, then Swagger UI drawn in place of the list. */
 async function openReference(page: Page): Promise<void> {
@@ -94,15 +64,10 @@ async function openReference(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
-function expectClean(watched: WatchedPage): void {
-  expect(watched.problems).toEqual([]);
-  expect(watched.external).toEqual([]);
-}
-
 describe("the documentation in Chromium", () => {
   it("/docs lists /v1/search from /openapi.json without Swagger UI; its button draws the reference, whose Try it out asks this server", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: DESKTOP });
     const { page } = watched;
     await open(watched, "/docs");
     expect(await page.title()).toBe("API reference · asset-search docs");
@@ -132,7 +97,7 @@ describe("the documentation in Chromium", () => {
     const copy = await page.locator(".opblock-summary .copy-to-clipboard").first().boundingBox();
     expect([copy?.width, copy?.height]).toEqual([44, 44]);
     // The server the requests go to is this one.
-    expect(await page.locator(".servers select option").first().getAttribute("value")).toBe(server.url);
+    expect(await page.locator(".servers select option").first().getAttribute("value")).toBe(suite.server.url);
 
     const search = drawnSearch(page);
     await tryArmChair(search);
@@ -147,7 +112,7 @@ describe("the documentation in Chromium", () => {
 
   it("a deep link to an operation, followed from the list or opened as an address, draws the reference with that operation open and focused", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: DESKTOP });
     const { page } = watched;
     const searchFocused = () =>
       drawnSearch(page)
@@ -156,12 +121,12 @@ describe("the documentation in Chromium", () => {
     await open(watched, "/docs");
     await listedSearch(page).click();
     await drawnSearch(page).waitFor({ timeout: 30_000 });
-    expect(page.url()).toBe(`${server.url}/docs#/Search/searchAssets`);
+    expect(page.url()).toBe(`${suite.server.url}/docs#/Search/searchAssets`);
     await expect.poll(() => drawnSearch(page).getAttribute("class")).toContain("is-open");
     expect(await searchFocused()).toBe(true);
     // A shared link: Swagger UI loads with the page.
     await page.goto("about:blank");
-    await page.goto(`${server.url}/docs#/Search/searchAssets`);
+    await page.goto(`${suite.server.url}/docs#/Search/searchAssets`);
     await drawnSearch(page).waitFor({ timeout: 30_000 });
     await expect.poll(() => drawnSearch(page).getAttribute("class")).toContain("is-open");
     expect(await searchFocused()).toBe(true);
@@ -171,14 +136,14 @@ describe("the documentation in Chromium", () => {
 
   it("the MCP and CLI guides render with this server's URL in their examples", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: DESKTOP });
     const { page } = watched;
     await open(watched, "/docs/mcp");
     expect(await page.title()).toBe("MCP · asset-search docs");
     for (const client of ["Claude Code", "Claude Desktop", "Cursor", "VS Code", "Any other client"]) {
       await page.getByRole("heading", { level: 2, name: client }).waitFor();
     }
-    expect(await page.locator("main").innerText()).toContain(`claude mcp add --transport http asset-search ${server.url}/mcp`);
+    expect(await page.locator("main").innerText()).toContain(`claude mcp add --transport http asset-search ${suite.server.url}/mcp`);
     await open(watched, "/docs/cli");
     expect(await page.title()).toBe("Command line · asset-search docs");
     expect(await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Command line" }).getAttribute("aria-current")).toBe("page");
@@ -189,7 +154,7 @@ describe("the documentation in Chromium", () => {
 
   it("Swagger UI's buttons, fields and menus are 44 px targets at 390 px, and an operation tried out fits the width", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: PHONE, isMobile: true, hasTouch: true });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: PHONE, isMobile: true, hasTouch: true });
     const { page } = watched;
     await open(watched, "/docs");
     expect(await smallTargets(page)).toEqual([]);
@@ -212,9 +177,9 @@ describe("the documentation in Chromium", () => {
 
   it("each page has the search page's headers, fits 390 px, and passes axe-core in light and dark", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const searchPage = await fetch(`${server.url}/`);
+    const searchPage = await fetch(`${suite.server.url}/`);
     for (const path of Object.keys(READY)) {
-      const response = await fetch(`${server.url}${path}`);
+      const response = await fetch(`${suite.server.url}${path}`);
       expect(response.status, path).toBe(200);
       for (const name of ["content-security-policy", "referrer-policy", "x-frame-options", "cross-origin-opener-policy", "permissions-policy"]) {
         expect(response.headers.get(name), `${path} ${name}`).toBe(searchPage.headers.get(name));
@@ -226,7 +191,11 @@ describe("the documentation in Chromium", () => {
       { viewport: DESKTOP, colorScheme: "dark" },
     ] as const;
     for (const { viewport, colorScheme } of variants) {
-      const watched = await watchedPage(browser, server.url, { viewport, colorScheme, ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}) });
+      const watched = await watchedPage(suite.browser, suite.server.url, {
+        viewport,
+        colorScheme,
+        ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}),
+      });
       const { page } = watched;
       for (const path of Object.keys(READY)) {
         await open(watched, path);

@@ -9,24 +9,19 @@
  *
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { AssetType, Catalog, CatalogHistoryPoint, Provider, Stats } from "../../core/schemas/index.ts";
 import { TYPE_NAMES } from "../../web/search/labels.ts";
-import { listen, testApp } from "../helpers/app.ts";
-import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
+import { testApp } from "../helpers/app.ts";
+import { browserSuite, DESKTOP, expectClean, PHONE, screenshot, smallerThanTargets } from "../helpers/browser-suite.ts";
+import { missingBrowser } from "../helpers/chromium.ts";
 import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
 
-const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const DAYS = 7;
 /** The last days of the week, whose points have `byType`. */
 const TYPED_DAYS = 4;
 
-let server: Awaited<ReturnType<typeof listen>>;
-let browser: Browser;
 let catalog: Catalog;
 let providers: Provider[];
 let points: CatalogHistoryPoint[];
@@ -56,8 +51,7 @@ function week(today: CatalogHistoryPoint): CatalogHistoryPoint[] {
   });
 }
 
-beforeAll(async () => {
-  if (missingBrowser) return;
+const suite = browserSuite(async () => {
   // A required key set (Freesound's: the one search below asks for models, not sounds), so the key column shows each state.
   const { app, published, get } = await testApp({ env: { FREESOUND_API_KEY: "e2e-key" } });
   points = week(published.history.points.at(-1)!);
@@ -66,17 +60,9 @@ beforeAll(async () => {
   await get("/v1/search?q=arm+chair&type=model");
   catalog = (await (await get("/v1/catalog")).json()) as Catalog;
   providers = ((await (await get("/v1/providers")).json()) as { providers: Provider[] }).providers;
-  server = await listen(app);
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  return app;
 });
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 const listed = (count: number, atLeast?: boolean) => `${count.toLocaleString("en-US")}${atLeast ? "+" : ""}`;
 
 /** Every chart scrolled to (a chart is drawn when it comes near the screen), and drawn. */
@@ -97,7 +83,7 @@ const READY: Record<string, (page: Page) => Promise<unknown>> = {
 };
 
 async function open(watched: WatchedPage, path: keyof typeof READY): Promise<void> {
-  await watched.page.goto(`${server.url}${path}`);
+  await watched.page.goto(`${suite.server.url}${path}`);
   await READY[path]!(watched.page);
   await watched.page.waitForLoadState("networkidle");
 }
@@ -111,27 +97,12 @@ async function expectHeadingsInOrder(page: Page): Promise<void> {
 }
 
 /** Every visible link, button and summary smaller than a 44 px target. */
-function smallTargets(page: Page): Promise<string[]> {
-  return page.locator("a, button, summary").evaluateAll((els) =>
-    els.flatMap((el) => {
-      const box = el.getBoundingClientRect();
-      if (!box.width || !box.height || el.closest(".visually-hidden")) return [];
-      return box.height < 44 || box.width < 44
-        ? [`${el.tagName.toLowerCase()} "${el.textContent?.trim()}" ${Math.round(box.width)}×${Math.round(box.height)}`]
-        : [];
-    }),
-  );
-}
-
-function expectClean(watched: WatchedPage): void {
-  expect(watched.problems).toEqual([]);
-  expect(watched.external).toEqual([]);
-}
+const smallTargets = (page: Page) => smallerThanTargets(page, "a, button, summary");
 
 describe("the pages around the search in Chromium", () => {
   it("/sources lists every source with its census, sorts, and opens a source whose example search opens the search page", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: DESKTOP });
     const { page } = watched;
     await open(watched, "/sources");
     expect(await page.title()).toBe("Sources · asset-search");
@@ -202,9 +173,9 @@ describe("the pages around the search in Chromium", () => {
 
   it("a live source's page lists the filters and sorts its site applies and those applied to its listings, and its key", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: DESKTOP });
     const { page } = watched;
-    await page.goto(`${server.url}/sources/sketchfab`);
+    await page.goto(`${suite.server.url}/sources/sketchfab`);
     const filters = page.locator("section", { has: page.getByRole("heading", { name: "Filters and sorts" }) });
     await filters.waitFor();
     const fact = (scope: typeof page | typeof filters, term: string) =>
@@ -226,10 +197,10 @@ describe("the pages around the search in Chromium", () => {
 
   it("/stats shows the usage windows, the breakdowns, the sources' health and the census as charts", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: DESKTOP });
     const { page } = watched;
     await open(watched, "/stats");
-    const stats = (await (await fetch(`${server.url}/v1/stats`)).json()) as Stats;
+    const stats = (await (await fetch(`${suite.server.url}/v1/stats`)).json()) as Stats;
     const usage = page.locator(".usage-table");
     for (const w of stats.windows) expect(await usage.locator("thead").innerText()).toContain(w.label);
     expect(await usage.getByRole("row", { name: /^Pages served/ }).innerText()).toMatch(/Pages served\s+[1-9]/);
@@ -278,7 +249,11 @@ describe("the pages around the search in Chromium", () => {
       { viewport: DESKTOP, colorScheme: "dark" },
     ] as const;
     for (const { viewport, colorScheme } of variants) {
-      const watched = await watchedPage(browser, server.url, { viewport, colorScheme, ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}) });
+      const watched = await watchedPage(suite.browser, suite.server.url, {
+        viewport,
+        colorScheme,
+        ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}),
+      });
       const { page } = watched;
       for (const path of Object.keys(READY)) {
         await open(watched, path);
@@ -294,9 +269,9 @@ describe("the pages around the search in Chromium", () => {
 
   it("answers an unknown or malformed source id with a 404 page that says so", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: PHONE });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: PHONE });
     const { page } = watched;
-    const res = await page.goto(`${server.url}/sources/no-such-source`);
+    const res = await page.goto(`${suite.server.url}/sources/no-such-source`);
     expect(res?.status()).toBe(404);
     await page.getByRole("heading", { level: 1, name: "No such source" }).waitFor();
     expect(await page.getByRole("main").innerText()).toContain("no-such-source");
@@ -304,14 +279,14 @@ describe("the pages around the search in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
     // The page's own 404, which Chromium also logs, is the only thing amiss.
     // A malformed id (not valid percent-encoding) is the same page, naming it as it came.
-    expect((await page.goto(`${server.url}/sources/%ZZ`))?.status()).toBe(404);
+    expect((await page.goto(`${suite.server.url}/sources/%ZZ`))?.status()).toBe(404);
     await page.getByRole("heading", { level: 1, name: "No such source" }).waitFor();
     expect(await page.getByRole("main").innerText()).toContain("There is no source “%ZZ” here");
     expect(await axeViolations(page)).toEqual([]);
     expect(watched.problems).toEqual([
-      `HTTP 404 for ${server.url}/sources/no-such-source`,
+      `HTTP 404 for ${suite.server.url}/sources/no-such-source`,
       expect.stringMatching(/^console error: Failed to load resource: .* 404/),
-      `HTTP 404 for ${server.url}/sources/%ZZ`,
+      `HTTP 404 for ${suite.server.url}/sources/%ZZ`,
       expect.stringMatching(/^console error: Failed to load resource: .* 404/),
     ]);
     await watched.context.close();

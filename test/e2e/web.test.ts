@@ -7,39 +7,24 @@
  *
  * Needs /usr/bin/chromium (or CHROMIUM_BIN): run test/setup/install-packages.sh.
  */
-import { mkdirSync } from "node:fs";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { Catalog, SearchResponse } from "../../core/schemas/index.ts";
-import { listen, testApp } from "../helpers/app.ts";
-import { launchChromium, missingBrowser } from "../helpers/chromium.ts";
-import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
+import { testApp } from "../helpers/app.ts";
+import { browserSuite, DESKTOP, expectClean, PHONE, screenshot } from "../helpers/browser-suite.ts";
+import { missingBrowser } from "../helpers/chromium.ts";
+import { axeViolations, watchedPage } from "../helpers/watched-page.ts";
 
-const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 /** What `/` may transfer before any thumbnail: the page, its stylesheet and its scripts, compressed. */
 const ENTRY_BUDGET = 100_000;
 
-let server: Awaited<ReturnType<typeof listen>>;
-let browser: Browser;
 let api: <T>(path: string) => Promise<T>;
 
-beforeAll(async () => {
-  if (missingBrowser) return;
+const suite = browserSuite(async () => {
   const { app, get } = await testApp();
   api = async <T>(path: string) => (await (await get(path)).json()) as T;
-  server = await listen(app);
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  return app;
 });
-
-const screenshot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 
 const cards = (page: Page) => page.locator(".grid .card:not(.skeleton)");
 const titles = (page: Page) => page.locator(".grid .card-title").allInnerTexts();
@@ -90,15 +75,10 @@ function smallTargets(page: Page): Promise<string[]> {
   );
 }
 
-function expectClean(watched: WatchedPage): void {
-  expect(watched.problems).toEqual([]);
-  expect(watched.external).toEqual([]);
-}
-
 describe("the search page in Chromium at 1366 px", () => {
   it("shows the census without searching, then searches, filters, pages, goes back and opens an asset", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: DESKTOP });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: DESKTOP });
     const { page, requests } = watched;
     const sizes: Promise<number>[] = [];
     page.on("requestfinished", (request) => {
@@ -108,7 +88,7 @@ describe("the search page in Chromium at 1366 px", () => {
 
     // The empty state: the census's totals and the sources, and no search at all.
     const catalog = await api<Catalog>("/v1/catalog");
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server.url}/`);
     const totals = page.locator(".totals");
     await expect
       .poll(() => totals.innerText())
@@ -258,10 +238,10 @@ describe("the search page in Chromium at 1366 px", () => {
 describe("the search page in Chromium at 390 px", () => {
   it("shows two cards a row, folds the filters, keeps every target 44 px, and filters from the folded panel", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const watched = await watchedPage(browser, server.url, { viewport: PHONE, isMobile: true, hasTouch: true });
+    const watched = await watchedPage(suite.browser, suite.server.url, { viewport: PHONE, isMobile: true, hasTouch: true });
     const { page, requests } = watched;
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server.url}/`);
     await page.locator(".totals").waitFor();
     await page.waitForLoadState("networkidle");
     expect(requests.filter((r) => r.startsWith("/v1/search"))).toEqual([]);
@@ -270,7 +250,7 @@ describe("the search page in Chromium at 390 px", () => {
     await screenshot(page, "empty-390");
 
     // A shared search opened directly.
-    await page.goto(`${server.url}/?q=arm+chair`);
+    await page.goto(`${suite.server.url}/?q=arm+chair`);
     await settled(page, "arm chair");
     const [a, b, c] = await Promise.all([0, 1, 2].map((i) => cards(page).nth(i).boundingBox()));
     expect(a!.y).toBe(b!.y);
@@ -306,15 +286,15 @@ describe("the search page in the dark theme", () => {
   for (const viewport of [DESKTOP, PHONE]) {
     it(`passes axe-core at ${viewport.width} px, empty and with results and their sources' status open`, async () => {
       if (missingBrowser) throw new Error(missingBrowser);
-      const watched = await watchedPage(browser, server.url, { viewport, colorScheme: "dark" });
+      const watched = await watchedPage(suite.browser, suite.server.url, { viewport, colorScheme: "dark" });
       const { page } = watched;
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.locator(".totals").waitFor();
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(17, 19, 24)");
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `empty-${viewport.width}-dark`);
 
-      await page.goto(`${server.url}/?q=arm+chair&type=model,texture`);
+      await page.goto(`${suite.server.url}/?q=arm+chair&type=model,texture`);
       await settled(page, "arm chair");
       await page.locator(".status-strip summary").click();
       expect(await axeViolations(page)).toEqual([]);
