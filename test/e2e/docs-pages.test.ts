@@ -13,7 +13,7 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { testApp } from "../helpers/app.ts";
-import { browserSuite, DESKTOP, expectClean, PHONE, screenshot, smallerThanTargets } from "../helpers/browser-suite.ts";
+import { browserSuite, DESKTOP, expectClean, LOOKS, lookedAt, PHONE, screenshot, smallerThanTargets } from "../helpers/browser-suite.ts";
 import { missingBrowser } from "../helpers/chromium.ts";
 import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
 
@@ -185,17 +185,8 @@ describe("the documentation in Chromium", () => {
         expect(response.headers.get(name), `${path} ${name}`).toBe(searchPage.headers.get(name));
       }
     }
-    const variants = [
-      { viewport: PHONE, colorScheme: "light" },
-      { viewport: PHONE, colorScheme: "dark" },
-      { viewport: DESKTOP, colorScheme: "dark" },
-    ] as const;
-    for (const { viewport, colorScheme } of variants) {
-      const watched = await watchedPage(suite.browser, suite.server.url, {
-        viewport,
-        colorScheme,
-        ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}),
-      });
+    for (const { viewport, colorScheme } of LOOKS) {
+      const watched = await lookedAt(suite, { viewport, colorScheme });
       const { page } = watched;
       for (const path of Object.keys(READY)) {
         await open(watched, path);

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { AssetType, Catalog, CatalogHistoryPoint, Provider, Stats } from "../../core/schemas/index.ts";
 import { TYPE_NAMES } from "../../web/search/labels.ts";
 import { testApp } from "../helpers/app.ts";
-import { browserSuite, DESKTOP, expectClean, PHONE, screenshot, smallerThanTargets } from "../helpers/browser-suite.ts";
+import { browserSuite, DESKTOP, expectClean, LOOKS, lookedAt, PHONE, screenshot, smallerThanTargets } from "../helpers/browser-suite.ts";
 import { missingBrowser } from "../helpers/chromium.ts";
 import { axeViolations, type WatchedPage, watchedPage } from "../helpers/watched-page.ts";
 
@@ -243,17 +243,8 @@ describe("the pages around the search in Chromium", () => {
 
   it("each page fits 390 px with 44 px targets, and passes axe-core in light and dark", async () => {
     if (missingBrowser) throw new Error(missingBrowser);
-    const variants = [
-      { viewport: PHONE, colorScheme: "light" },
-      { viewport: PHONE, colorScheme: "dark" },
-      { viewport: DESKTOP, colorScheme: "dark" },
-    ] as const;
-    for (const { viewport, colorScheme } of variants) {
-      const watched = await watchedPage(suite.browser, suite.server.url, {
-        viewport,
-        colorScheme,
-        ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}),
-      });
+    for (const { viewport, colorScheme } of LOOKS) {
+      const watched = await lookedAt(suite, { viewport, colorScheme });
       const { page } = watched;
       for (const path of Object.keys(READY)) {
         await open(watched, path);

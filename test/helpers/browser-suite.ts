@@ -10,11 +10,18 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import { listen } from "./app.ts";
 import { launchChromium, missingBrowser } from "./chromium.ts";
-import type { WatchedPage } from "./watched-page.ts";
+import { type WatchedPage, watchedPage } from "./watched-page.ts";
 
 export const DESKTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 const SCREENSHOTS = new URL("../e2e/screenshots/", import.meta.url);
+
+/** The looks every page is checked in besides the light desktop one: a phone, light and dark, and the dark desktop. */
+export const LOOKS = [
+  { viewport: PHONE, colorScheme: "light" },
+  { viewport: PHONE, colorScheme: "dark" },
+  { viewport: DESKTOP, colorScheme: "dark" },
+] as const;
 
 export interface BrowserSuite {
   server: Awaited<ReturnType<typeof listen>>;
@@ -57,3 +64,7 @@ export function smallerThanTargets(page: Page, selector: string): Promise<string
     }),
   );
 }
+
+/** A watched page in one of the LOOKS, a phone's with touch. */
+export const lookedAt = (suite: BrowserSuite, { viewport, colorScheme }: (typeof LOOKS)[number]): Promise<WatchedPage> =>
+  watchedPage(suite.browser, suite.server.url, { viewport, colorScheme, ...(viewport === PHONE ? { isMobile: true, hasTouch: true } : {}) });
