@@ -39,13 +39,20 @@ console.log(
   `search: requests per second / ${baseline.commit}    ${(s.throughput.requestsPerSecond / baselineRps).toFixed(2)}x (${Math.round(baselineRps)} before the current engine)`,
 );
 const r = results.relevance;
-console.log(`relevance: mean NDCG@10                   ${r.meanNdcg10.toFixed(3)} (${r.queries} judged queries)`);
-console.log(`relevance: mean P@5                       ${r.meanP5.toFixed(3)}`);
+/** The relevance of the service when the junk floor's issue was filed, on the same judged set (bench/relevance-baseline.json). */
+const before = JSON.parse(readFileSync("bench/relevance-baseline.json", "utf8")) as Pick<typeof r, "meanNdcg10" | "meanP5" | "junk" | "withoutRelevant"> & {
+  commit: string;
+};
+const junkLine = (j: typeof r.junk) => `${(j.share * 100).toFixed(1)} % (${j.junk} of ${j.shown})`;
 console.log(
-  `relevance: junk share in short answers     ${(r.junk.share * 100).toFixed(1)} % (grade 0 among the ${r.junk.shown} results shown in the top 10 of the ${r.junk.queries} queries with fewer than ten relevant assets; target ≤ 25 %)`,
+  `relevance: mean NDCG@10                   ${r.meanNdcg10.toFixed(3)} (${r.queries} judged queries; ${before.meanNdcg10.toFixed(3)} at ${before.commit} on the same set)`,
+);
+console.log(`relevance: mean P@5                       ${r.meanP5.toFixed(3)} (${before.meanP5.toFixed(3)} at ${before.commit})`);
+console.log(
+  `relevance: junk share in short answers     ${junkLine(r.junk)}: grade 0 among the results shown in the top 10 of the ${r.junk.queries} queries with fewer than ten relevant assets; target ≤ 25 %; ${junkLine(before.junk)} at ${before.commit}`,
 );
 console.log(
-  `relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}`,
+  `relevance: no relevant result in top 10   ${r.withoutRelevant.length} queries${r.withoutRelevant.length ? ` (${r.withoutRelevant.join(", ")})` : ""}; ${before.withoutRelevant.length} at ${before.commit}`,
 );
 for (const line of similarLines(results.similar.quality, results.similar.cost)) console.log(line);
 const z = results.zip;

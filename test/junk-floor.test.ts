@@ -1,19 +1,45 @@
 import { describe, expect, it } from "vitest";
-import { NO_INDEX } from "../core/relevance/bm25.ts";
+import { type CorpusStats, NO_INDEX } from "../core/relevance/bm25.ts";
 import { matchAssets } from "../core/relevance/match.ts";
 import { planQuery } from "../core/relevance/query-plan.ts";
-import { querySharer, type RankCandidate, rank } from "../core/relevance/ranking.ts";
+import { querySharer, type RankCandidate, rank, wordSharer } from "../core/relevance/ranking.ts";
 import { SCORING } from "../core/relevance/scoring.ts";
 import type { Asset } from "../core/schemas/index.ts";
 import { syntheticAsset as asset } from "./helpers/synthetic-asset.ts";
 
 /** Each asset alone in its source: the source rank plays no part. */
 const candidates = (assets: Asset[]): RankCandidate[] => assets.map((a) => ({ asset: a, sourceRank: 0, sourceCount: 1 }));
-const ids = (assets: Asset[], q: string) => rank(candidates(assets), { q, types: [] }).map((r) => r.asset.id);
+const ids = (assets: Asset[], q: string, stats?: CorpusStats) => rank(candidates(assets), { q, types: [], stats }).map((r) => r.asset.id);
+/** An index of 1,000 assets where "night" and "sprite" are rare and "sky" and "game" common. */
+const STATS: CorpusStats = {
+  documentCount: 1000,
+  averageLengths: [],
+  documentFrequency: (term) => ({ night: 10, sky: 200, sprite: 10, game: 200 })[term] ?? 0,
+};
 
 describe("the junk floor (SCORING.floor)", () => {
-  it("is half the best's text relevance and half the query's words, for results matching a smaller share of them than the best", () => {
-    expect(SCORING.floor).toEqual({ text: 0.5, share: 0.5 });
+  it("is half the best's text relevance and 45 % of the query by IDF, for results holding fewer of its words than the best", () => {
+    expect(SCORING.floor).toEqual({ text: 0.5, share: 0.45 });
+  });
+
+  it("drops a result holding only the common word of two, and keeps one holding only the rare word", () => {
+    const skies = [
+      asset("a", "night-sky", { title: "Night Sky", type: "hdri" }),
+      asset("b", "night-street", { title: "Night Street", type: "hdri" }),
+      asset("c", "day-sky", { title: "Day Sky", type: "hdri" }),
+    ];
+    expect(ids(skies, "night sky", STATS)).toEqual(["a:night-sky", "b:night-street"]);
+    // Every word alike (no index), each holds half of the query and its text is half the best's: all are shown.
+    expect(ids(skies, "night sky").sort()).toEqual(["a:night-sky", "b:night-street", "c:day-sky"]);
+  });
+
+  it("weighs a type word like a required one: an asset of another type holding only the common word goes", () => {
+    const out = ids(
+      [asset("a", "tiles", { title: "Tiles", tags: ["game"], type: "sprite" }), asset("b", "kit", { title: "Kit", tags: ["game"], type: "model" })],
+      "game sprites",
+      STATS,
+    );
+    expect(out).toEqual(["a:tiles"]);
   });
 
   it("drops weak partial matches below a strong full match, and keeps the full matches however weak", () => {
@@ -70,9 +96,9 @@ describe("the junk floor (SCORING.floor)", () => {
   });
 });
 
-describe("querySharer", () => {
-  const share = (q: string, a: Asset, match: Parameters<ReturnType<typeof querySharer>>[1]) => querySharer(planQuery(q), new Set(["kenney"]))(a, match);
-  const full = { coverage: 1, exactCoverage: 1, quality: 0 as const, text: 0.5, words: 0 };
+describe("wordSharer", () => {
+  const share = (q: string, a: Asset, match: Parameters<ReturnType<typeof wordSharer>>[1]) => wordSharer(planQuery(q), new Set(["kenney"]))(a, match);
+  const full = { coverage: 1, exactCoverage: 1, quality: 0 as const, text: 0.5, words: 0, held: 1 };
 
   it("counts required words by how they matched: whole 1, the prefix 0.5, a typo 0.4", () => {
     expect(share("brick wall", asset("a", "x"), full)).toBe(1);
@@ -88,5 +114,27 @@ describe("querySharer", () => {
     expect(share("rock texture", asset("a", "x", { type: "model" }), { ...m, words: 0b10 })).toBe(1);
     expect(share("rock pack", asset("kenney", "x", { type: "model" }), m)).toBe(1);
     expect(share("", asset("a", "x"), m)).toBe(1);
+  });
+});
+
+describe("querySharer", () => {
+  const share = (q: string, a: Asset, stats: CorpusStats) => {
+    const plan = planQuery(q);
+    return querySharer(plan, new Set(), stats)(a, matchAssets([a], plan, stats).get(a.id)!);
+  };
+  const idf = (df: number) => Math.log(1 + (1000 - df + 0.5) / (df + 0.5));
+
+  it("weighs each word by its IDF: the rare word holds more of the query than the common one", () => {
+    const night = idf(10) / (idf(10) + idf(200));
+    expect(share("night sky", asset("a", "x", { title: "Night Street" }), STATS)).toBeCloseTo(night, 12);
+    expect(share("night sky", asset("a", "x", { title: "Day Sky" }), STATS)).toBeCloseTo(1 - night, 12);
+    expect(share("night sky", asset("a", "x", { title: "Night Sky" }), STATS)).toBeCloseTo(1, 12);
+    expect(share("night sky", asset("a", "x", { title: "Day Sky" }), NO_INDEX)).toBeCloseTo(0.5, 12);
+  });
+
+  it("counts a type word by the asset's type when its text does not hold it", () => {
+    expect(share("game sprites", asset("a", "x", { title: "Tiles", tags: ["game"], type: "sprite" }), STATS)).toBeCloseTo(1, 12);
+    expect(share("game sprites", asset("a", "x", { title: "Tiles", tags: ["game"], type: "model" }), STATS)).toBeCloseTo(idf(200) / (idf(200) + idf(10)), 12);
+    expect(share("", asset("a", "x"), STATS)).toBe(1);
   });
 });

@@ -81,7 +81,7 @@ describe("bands", () => {
 
 describe("minimum should match", () => {
   it("keeps half the required words, rounded down, at least one", () => {
-    const share = (q: string, coverage: number) => keeps(planQuery(q))({ coverage, exactCoverage: coverage, quality: 0, text: 0, words: 0 });
+    const share = (q: string, coverage: number) => keeps(planQuery(q))({ coverage, exactCoverage: coverage, quality: 0, text: 0, words: 0, held: coverage });
     expect([share("oak", 1), share("oak", 0)]).toEqual([true, false]);
     expect([share("oak tree", 0.5), share("red oak tree", 1 / 3), share("big red oak tree", 0.25), share("big red oak tree", 0.5)]).toEqual([
       true,

@@ -20,6 +20,12 @@ const indexedSource = (id: string, assetTypes: AssetType[] = ["model", "sprite",
 const asset = (provider: string, slug: string, extra: Partial<Asset> = {}): Asset =>
   syntheticAsset(provider, slug, { downloadable: true, price: { free: true }, ...extra });
 
+/**
+ * Twenty assets holding none of the tests' words: beside them the query's words are as rare as in a
+ * real catalogue, where the junk floor weighs each by its IDF (in two assets a word both hold weighs nothing).
+ */
+const FILLER = Array.from({ length: 20 }, (_, i) => asset("a", `filler-${i}`, { title: `Filler ${i}` }));
+
 async function search(assets: Asset[], sources: Source[], params: Record<string, string>) {
   const deps = { sources, index: AssetIndex.build(assets), runtime: replayRuntime(), breakers: new BreakerRegistry() };
   return SearchResponse.parse(await searchAll(SearchParams.parse(params), deps));
@@ -51,7 +57,9 @@ describe("searchAll over the index", () => {
 
   it("keeps the type parameter a hard filter while a type word only boosts", async () => {
     const assets = [asset("a", "font", { title: "Pixel Sans", type: "font" }), asset("a", "sheet", { title: "Pixel Sheet", type: "sprite" })];
-    const boosted = await search(assets, [indexedSource("a")], { q: "pixel font" });
+    // As in the catalogue, many fonts say "font" and few assets "pixel": the sheet holds the telling word.
+    const fonts = Array.from({ length: 10 }, (_, i) => asset("a", `serif-${i}`, { title: `Serif ${i}`, tags: ["font"], type: "font" }));
+    const boosted = await search([...assets, ...fonts, ...FILLER], [indexedSource("a")], { q: "pixel font", limit: "2" });
     expect(boosted.results.map((r) => r.id)).toEqual(["a:font", "a:sheet"]);
     const filtered = await search(assets, [indexedSource("a")], { q: "pixel font", type: "sprite" });
     expect(filtered.results.map((r) => r.id)).toEqual(["a:sheet"]);
@@ -64,7 +72,7 @@ describe("searchAll over the index", () => {
       asset("a", "tree", { title: "Garden", description: "a tree" }),
     ];
     const page = async (offset: number) =>
-      (await search(assets, [indexedSource("a")], { q: "oak tree", limit: "2", offset: String(offset) })).results.map((r) => r.id);
+      (await search([...assets, ...FILLER], [indexedSource("a")], { q: "oak tree", limit: "2", offset: String(offset) })).results.map((r) => r.id);
     // The weak partial match is far weaker than the best of the whole ranking: on no page, not even its own.
     expect([...(await page(0)), ...(await page(2)), ...(await page(4))]).toEqual(["a:oak-tree-1", "a:oak-tree-2", "a:oak-tree-3", "a:oak-1", "a:oak-2"]);
     expect(await page(5)).toEqual([]);
@@ -91,7 +99,7 @@ describe("a sparse answer (SearchResponse.sparse)", () => {
   ];
 
   it("says why, offers the link-only sites' searches and the type the query's words name that the filter left out", async () => {
-    const res = await search(assets, [indexedSource("a"), link], { q: "explosion crate sound", type: "model" });
+    const res = await search([...assets, ...FILLER], [indexedSource("a"), link], { q: "explosion crate sound", type: "model" });
     expect(res.results.map((r) => r.id)).toEqual(["a:boom"]);
     expect(res.sparse).toEqual({
       reason: "only 1 result answers the query well",

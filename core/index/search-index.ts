@@ -64,7 +64,7 @@ interface Accumulation {
 }
 
 /** An asset found by its type alone, by a query of type words only. */
-const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 0, words: 0 };
+const TYPE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 0, words: 0, held: 0 };
 const NO_PACKS: ReadonlySet<string> = new Set();
 /** No type signal: what `related` filters with. */
 const NO_WISH: TypeWish = { types: new Set(), packProviders: NO_PACKS };

@@ -18,15 +18,23 @@ export interface DocMatch {
   text: number;
   /** The query words the text holds, in any way, as bits (word i: 1 << i; the first 31 words). */
   words: number;
+  /**
+   * The share of the query's words the text holds, in 0..1, each word weighed by its IDF (a rare word
+   * says more) and by how it matched (whole word or synonym 1, only as the prefix or with a typo its
+   * SCORING.kinds weight); type words count here only as text (querySharer adds the asset's type).
+   */
+  held: number;
 }
 
 /** An asset that holds no query word (a live source's own match we cannot see). */
-export const NO_MATCH: DocMatch = { coverage: 0, exactCoverage: 0, quality: 0, text: 0, words: 0 };
+export const NO_MATCH: DocMatch = { coverage: 0, exactCoverage: 0, quality: 0, text: 0, words: 0, held: 0 };
 /** Every asset of a query without words. */
-export const BROWSE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 1, words: 0 };
+export const BROWSE_MATCH: DocMatch = { coverage: 1, exactCoverage: 1, quality: 0, text: 1, words: 0, held: 1 };
 
 /** Best kind first: a word matched several ways counts its best. */
 const KIND_RANK: Record<MatchKind, number> = { exact: 3, synonym: 3, prefix: 2, typo: 1 };
+/** How much of its word a match of each rank holds (DocMatch.held): none, a typo, the prefix, the whole word. */
+const HELD_BY_RANK = [0, SCORING.kinds.typo, SCORING.kinds.prefix, 1];
 
 /**
  * The matches of many documents, one slot each, gathered term by term, then summed up by `finish`.
@@ -79,9 +87,13 @@ export class MatchTable {
     let text = 0;
     let most = 0;
     let held = 0;
+    let share = 0;
+    let total = 0;
     for (let i = 0; i < plan.words.length; i++) {
       const rank = this.rank[at + i]!;
       if (rank && i < 31) held |= 1 << i;
+      share += weights[i]! * HELD_BY_RANK[rank]!;
+      total += weights[i]!;
       text += weights[i]! * this.best[at + i]!;
       most += weights[i]! * FIELD_WEIGHT_SUM;
       if (!plan.words[i]!.required) continue;
@@ -96,6 +108,7 @@ export class MatchTable {
     into.quality = worst === 3 ? 0 : worst === 2 ? 1 : 2;
     into.text = most > 0 ? Math.min(1, text / most) : 0;
     into.words = held;
+    into.held = total > 0 ? share / total : 1;
     return into;
   }
 }

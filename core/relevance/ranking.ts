@@ -1,6 +1,6 @@
 import type { Asset, AssetType } from "../schemas/index.ts";
 import { type CorpusStats, NO_INDEX } from "./bm25.ts";
-import { band, type DocMatch, matchAssets, NO_MATCH } from "./match.ts";
+import { band, type DocMatch, matchAssets, NO_MATCH, wordWeights } from "./match.ts";
 import { planQuery, type QueryPlan } from "./query-plan.ts";
 import { SCORING } from "./scoring.ts";
 import { expandTypes, isOfTypes, isWished, type TypeWish, typeWish } from "./type-match.ts";
@@ -117,16 +117,19 @@ function diversify(sorted: Scored[]): Scored[] {
   return out;
 }
 
+/** The query's type words: each one's bit in DocMatch.words, its types (texture and material alike) and its index. */
+const typeWordsOf = (plan: QueryPlan) =>
+  plan.words.flatMap((w, i) => (w.required ? [] : [{ i, bit: i < 31 ? 1 << i : 0, types: new Set(expandTypes(w.types ?? [])) }]));
+
 /**
- * The share of the query's words a match holds, in 0..1 (1 for a query without words): each
- * required word by how it matched (whole word or synonym 1, only as the prefix
- * SCORING.kinds.prefix, only with a typo SCORING.kinds.typo); each type word 1 when the text holds
- * it or the asset is of one of the types it names (texture and material alike, a pack source's
- * listing for "pack").
+ * How many of the query's words a match holds, as a share in 0..1 (1 for a query without words),
+ * every word alike: each required word by how it matched (whole word or synonym 1, only as the
+ * prefix SCORING.kinds.prefix, only with a typo SCORING.kinds.typo); each type word 1 when the text
+ * holds it or the asset is of one of the types it names (a pack source's listing for "pack").
  */
-export function querySharer(plan: QueryPlan, packProviders: ReadonlySet<string>): (asset: Asset, match: DocMatch) => number {
+export function wordSharer(plan: QueryPlan, packProviders: ReadonlySet<string>): (asset: Asset, match: DocMatch) => number {
   const required = plan.words.filter((w) => w.required).length;
-  const typeWords = plan.words.flatMap((w, i) => (w.required ? [] : [{ bit: i < 31 ? 1 << i : 0, types: new Set(expandTypes(w.types ?? [])) }]));
+  const typeWords = typeWordsOf(plan);
   const { prefix, typo } = SCORING.kinds;
   return (asset, m) => {
     if (!plan.words.length) return 1;
@@ -139,19 +142,35 @@ export function querySharer(plan: QueryPlan, packProviders: ReadonlySet<string>)
 }
 
 /**
- * The junk floor (SCORING.floor): whether a result is shown as an answer beside `best`, the first
- * of the ranking before diversity. It is not when it matches a smaller share of the query's words
- * than the best and either its text relevance is below SCORING.floor.text of the best's or its
- * share is below SCORING.floor.share.
+ * How much of the query a match holds, in 0..1 (1 for a query without words), each word weighed by
+ * its IDF in `stats` (wordWeights), so that the rare word of "night sky" counts more than the common
+ * one: the text's share (DocMatch.held, each word by how it matched, as wordSharer counts it) and
+ * each type word the text does not hold when the asset is of one of its types.
  */
-function answerTest(best: Scored, plan: QueryPlan, wish: TypeWish): (asset: Asset, match: DocMatch) => boolean {
-  const share = querySharer(plan, wish.packProviders);
-  const bestShare = share(best.asset, best.match);
-  const least = SCORING.floor.text * best.match.text;
-  return (asset, match) => {
-    const held = share(asset, match);
-    return held >= bestShare - 1e-9 || (held >= SCORING.floor.share && match.text >= least);
+export function querySharer(plan: QueryPlan, packProviders: ReadonlySet<string>, stats: CorpusStats): (asset: Asset, match: DocMatch) => number {
+  const weights = wordWeights(plan, stats);
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  const typeWords = typeWordsOf(plan);
+  return (asset, m) => {
+    if (!plan.words.length) return 1;
+    let held = m.held;
+    for (const w of typeWords) if (!(m.words & w.bit) && isOfTypes(asset, w.types, packProviders)) held += weights[w.i]! / total;
+    return Math.min(1, held);
   };
+}
+
+/**
+ * The junk floor (SCORING.floor): whether a result is shown as an answer beside `best`, the first
+ * of the ranking before diversity. It is not when it holds fewer of the query's words than the best
+ * (wordSharer) and either its text relevance is below SCORING.floor.text of the best's or it holds
+ * less than SCORING.floor.share of the query, words weighed by IDF (querySharer).
+ */
+function answerTest(best: Scored, plan: QueryPlan, wish: TypeWish, stats: CorpusStats): (asset: Asset, match: DocMatch) => boolean {
+  const words = wordSharer(plan, wish.packProviders);
+  const share = querySharer(plan, wish.packProviders, stats);
+  const bestWords = words(best.asset, best.match);
+  const least = SCORING.floor.text * best.match.text;
+  return (asset, match) => words(asset, match) >= bestWords - 1e-9 || (match.text >= least && share(asset, match) >= SCORING.floor.share);
 }
 
 /**
@@ -194,10 +213,11 @@ export const answerFloor = (candidates: RankCandidate[], query: RankQuery): ((as
 function scoreAll(candidates: RankCandidate[], query: RankQuery): { scored: Scored[]; isAnswer: (asset: Asset, match: DocMatch) => boolean } {
   const plan = query.plan ?? planQuery(query.q);
   const wish = query.wish ?? typeWish(query.types, plan, new Set());
+  const stats = query.stats ?? NO_INDEX;
   const live = matchAssets(
     candidates.filter((c) => !c.match).map((c) => c.asset),
     plan,
-    query.stats ?? NO_INDEX,
+    stats,
   );
   const toScored = ({ asset, sourceRank, sourceCount, match }: RankCandidate): Scored => {
     const m = match ?? live.get(asset.id) ?? NO_MATCH;
@@ -206,5 +226,5 @@ function scoreAll(candidates: RankCandidate[], query: RankQuery): { scored: Scor
   const scored = candidates.map(toScored).sort(compareScored);
   const overall = query.best?.match ? toScored(query.best) : undefined;
   const best = overall && (!scored[0] || compareScored(overall, scored[0]) < 0) ? overall : scored[0];
-  return { scored, isAnswer: best ? answerTest(best, plan, wish) : () => true };
+  return { scored, isAnswer: best ? answerTest(best, plan, wish, stats) : () => true };
 }

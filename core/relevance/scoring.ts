@@ -39,15 +39,18 @@ export const SCORING = {
   diversity: { decay: 0.85, closeText: 0.1 },
   /**
    * The junk floor (core/relevance/ranking.ts answerTest): a result is not shown as an answer when it
-   * matches a smaller share of the query's words than the best result (querySharer: a required word
-   * counts by how it matched, a type word when the text holds it or the asset is of its type) and
-   * either its text relevance is below `text` (half) of the best's or it holds less than `share`
-   * (half) of the query, as a typo or a prefix alone does: strong text on a misspelt word ("grass"
-   * for "glass") is no answer beside the word itself. Without it a page that few assets fill
-   * is padded with whatever matched one minor word, only a type word, a prefix or a typo. A result
-   * that matches as much of the query as the best is never dropped, however weak its text: when
-   * everything is weak alike, nothing is. Index hits and live results pass the same floor, their
-   * matches coming from the same rules and the index's statistics.
+   * holds fewer of the query's words than the best result (wordSharer: a required word counts by how
+   * it matched, a type word when the text holds it or the asset is of its type) and either its text
+   * relevance is below `text` (half) of the best's or it holds less than `share` of the query with
+   * each word weighed by its IDF (querySharer). Weighed, "sky" alone holds about a third of "night
+   * sky" and "game" alone of "game sprites": the common word of two is no answer. `share` sits above
+   * a typo's weight (kinds.typo), so that strong text on a misspelt word ("grass" for "glass") is
+   * none either, and below a half, so that one of two words about as rare ("logos" of "brand
+   * logos") still is. Without the floor a page that few assets fill is padded with whatever matched
+   * one minor word, only a type word, a prefix or a typo. A result that holds as many of the query's
+   * words as the best is never dropped, however weak its text: when everything is weak alike,
+   * nothing is. Index hits and live results pass the same floor, their matches coming from the same
+   * rules and the index's statistics.
    */
-  floor: { text: 0.5, share: 0.5 },
+  floor: { text: 0.5, share: 0.45 },
 } as const;

@@ -301,13 +301,10 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
 
   const everyCandidate = [...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))];
   const results = rankPage(everyCandidate);
-  /** The share of the query's words a result holds (querySharer): its index match, or a live one's matched by the same rules. */
+  /** How much of the query a result holds (querySharer): its index match, or a live one's matched by the same rules. */
   const indexMatch = new Map(fromIndex.candidates.map((c) => [c.asset.id, c.match]));
-  const shareOf = (asset: Asset) =>
-    querySharer(fromIndex.plan, wish.packProviders)(
-      asset,
-      indexMatch.get(asset.id) ?? matchAssets([asset], fromIndex.plan, deps.index).get(asset.id) ?? NO_MATCH,
-    );
+  const share = querySharer(fromIndex.plan, wish.packProviders, deps.index);
+  const shareOf = (asset: Asset) => share(asset, indexMatch.get(asset.id) ?? matchAssets([asset], fromIndex.plan, deps.index).get(asset.id) ?? NO_MATCH);
   // The whole merged set: every index hit, not only the pages, and every live listing, as far as the junk floor shows them.
   const facets = params.facets
     ? countFacets(

@@ -8,9 +8,10 @@ import type { AssetType, ProviderReport, SparseAnswer } from "../schemas/index.t
  */
 export const SPARSE_BELOW = 10;
 /**
- * An answer whose best result holds less than this share of the query's words (querySharer: a
- * typo-only match of one word of two holds 0.2) is sparse however many results it shows: the
- * junk floor keeps results as weak as the best, and the best is itself a poor answer.
+ * An answer whose best result holds less than this share of the query (querySharer, words weighed
+ * by IDF: a typo-only match of one of two equally rare words holds 0.2) is sparse however many
+ * results it shows: the junk floor keeps results as weak as the best, and the best is itself a
+ * poor answer.
  */
 export const SPARSE_SHARE = 0.5;
 
@@ -24,13 +25,13 @@ export interface SparseInput {
   /** The query's words as the search read them: its type words name types. */
   plan: QueryPlan;
   providers: readonly ProviderReport[];
-  /** The share of the query's words the first result holds (querySharer), when the answer is in relevance order. */
+  /** The share of the query the first result holds (querySharer), when the answer is in relevance order. */
   bestShare?: number;
 }
 
 /**
  * What a search says when little answers it, or undefined when its first page is full enough and
- * its best result holds at least SPARSE_SHARE of the query's words (a later page that is short only
+ * its best result holds at least SPARSE_SHARE of the query (a later page that is short only
  * ends the list): the reason, the same search on the link-only sites
  * considered (their status lines' `searchUrl`), and the nearest type, one the query's own words
  * name that the type filter left out.
