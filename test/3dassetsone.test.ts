@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { licenseById } from "../core/model/license.ts";
 import { SourceError } from "../core/model/source-error.ts";
-import { Asset, AssetDetails } from "../core/schemas/index.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { COVERED, licenseOf, TYPES, threeDAssetsOne } from "../sources/3dassetsone.ts";
 import { SOURCES } from "../sources/index.ts";
 import { expectListedExactly } from "./helpers/filtering.ts";
@@ -29,10 +29,10 @@ const item = (id: number, creator: string, over: Record<string, unknown> = {}) =
 });
 
 describe("3dassetsone: metadata", () => {
-  it("is a live, free API source that links to the creators' pages and counts nothing", () => {
+  it("is a live, free API source that links to the creators' pages and has a census", () => {
     expect(threeDAssetsOne).toMatchObject({ id: "3dassetsone", mode: "live", access: "api", pricing: "free", supportsDownload: false, unit: "assets" });
     expect(threeDAssetsOne.assetTypes).toEqual(["material", "model", "hdri", "other"]);
-    expect(threeDAssetsOne).not.toHaveProperty("census");
+    expect(threeDAssetsOne.census).toBeTypeOf("function");
     expect(SOURCES).toContain(threeDAssetsOne);
   });
 
@@ -163,5 +163,78 @@ describe("3dassetsone: details", () => {
     const asked = replay.requested.length;
     expect(await threeDAssetsOne.getAsset("../x", ctx)).toBeNull();
     expect(replay.requested.length).toBe(asked);
+  });
+});
+
+describe("3dassetsone: census", () => {
+  // SYNTHETIC pages (no census request was recorded): test/fixtures/synthetic/3dassetsone/README.md. The creators are
+  // the recorded /creators; the pages are served here, never through the manifest the data pipeline replays.
+  const SYNTH = `${import.meta.dirname}/fixtures/synthetic/3dassetsone`;
+  const NOW = new Date("2026-04-05T00:00:00Z");
+  const page = (offset: number) => `${API}/assets?offset=${offset}&limit=500&sort=latest${WITH_OTHERS}`;
+  const template = JSON.parse(readFileSync(`${SYNTH}/asset_template_noemotionhdrs.json`, "utf8"));
+  /** A full page of 500 copies of the written template, ids from 100000 + offset (no recorded id is that high). */
+  const fullPage = (offset: number) => JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ ...template, id: 100000 + offset + i })));
+  const method = (tail: string) =>
+    `3Dassets.one API v2 (it publishes no count): every asset of /api/v2/assets?offset=<n>&limit=500&sort=latest with one creator[] for each of the 9 creators of /api/v2/creators no source of ours lists (${OTHERS.join(", ")}), ` +
+    `n = 0, 500, … until a page shorter than 500 (at most 100 pages${tail}), counted once per id; ` +
+    "all free; categories are the creators; licences only where the creator's licence has an SPDX id; dates from `date`";
+
+  it("pages the uncovered creators' assets, newest first, until a page shorter than 500, and counts them", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    replay.add({ url: page(0), body: fullPage(0), note: "SYNTHETIC" });
+    replay.add({ url: page(500), file: "assets_latest_last_page.json", note: "SYNTHETIC" }, SYNTH);
+    const census = await threeDAssetsOne.census(ctx);
+    expect(replay.requested).toEqual([CREATORS_URL, page(0), page(500)]);
+    expect(SourceCensus.parse(census)).toStrictEqual(census);
+    expect(census).toStrictEqual({
+      id: "3dassetsone",
+      name: "3Dassets.one",
+      homepage: "https://3dassets.one",
+      // 500 written HDRIs and the short page's 7 uncovered items; its ambientCG item is dropped.
+      total: 507,
+      free: 507,
+      byType: { hdri: 501, model: 5, material: 1 },
+      byLicense: { "CC-BY-ND-4.0": 500 },
+      categories: { "NoEmotion HDRs": 500, PBRPX: 1, "CGMood (Free Section)": 4, "Location Textures": 1, "Poliigon (Free Section)": 1 },
+      // 30658 (3 April) and 30266 (9 March) are in the 30 days up to 5 April.
+      addedLast30Days: 2,
+      highlights: [{ label: "Newest asset", title: "Abandoned House", url: "https://library.pbrpx.com/#/asset?asset=1174" }],
+      unit: "assets",
+      method: method(""),
+      countedAt: "2026-04-05T00:00:00.000Z",
+    });
+  });
+
+  it("stops at a page that is full but followed by an empty one, and counts an id seen twice once", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    replay.add({ url: page(0), body: fullPage(0), note: "SYNTHETIC" });
+    // An asset added while paging pushes the last of the first page onto the second: the site shifts, the count does not.
+    replay.add({ url: page(500), body: fullPage(499), note: "SYNTHETIC" });
+    replay.add({ url: page(1000), body: "[]", note: "SYNTHETIC" });
+    const census = await threeDAssetsOne.census(ctx);
+    expect(replay.requested).toEqual([CREATORS_URL, page(0), page(500), page(1000)]);
+    expect(census).toMatchObject({ total: 999, byType: { hdri: 999 } });
+    expect(census).not.toHaveProperty("atLeast");
+  });
+
+  it("asks at most 100 pages and then says the count is a lower bound", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    const offsets = Array.from({ length: 101 }, (_, n) => n * 500); // a 101st page would answer, but is never asked
+    for (const offset of offsets) replay.add({ url: page(offset), body: fullPage(offset), note: "SYNTHETIC" });
+    const census = await threeDAssetsOne.census(ctx);
+    expect(replay.requested).toEqual([CREATORS_URL, ...offsets.slice(0, 100).map(page)]);
+    expect(census).toMatchObject({ total: 50000, atLeast: true, method: method(": the last was still full, so this is a lower bound") });
+    expect(SourceCensus.parse(census)).toStrictEqual(census);
+  });
+
+  it("counts nothing and asks no page when every creator is covered; fails on a page that is no list (SYNTHETIC)", async () => {
+    const one = replayContext({ now: NOW });
+    one.replay.add({ url: CREATORS_URL, body: JSON.stringify([{ slug: "ambientcg", name: "ambientCG" }]), note: "SYNTHETIC" });
+    expect(await threeDAssetsOne.census(one.ctx)).toMatchObject({ total: 0, byType: {} });
+    expect(one.replay.requested).toEqual([CREATORS_URL]);
+    const two = replayContext({ now: NOW });
+    two.replay.add({ url: page(0), body: "{}", note: "SYNTHETIC" });
+    await expect(threeDAssetsOne.census(two.ctx)).rejects.toMatchObject({ kind: "shape", message: expect.stringMatching(/^3dassetsone: .*array of assets/) });
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toProvider } from "../core/model/source.ts";
-import { Asset, AssetDetails } from "../core/schemas/index.ts";
+import { Asset, AssetDetails, SourceCensus } from "../core/schemas/index.ts";
 import { jamendo } from "../sources/jamendo.ts";
 import { sourceQuery as query } from "./helpers/query.ts";
 import { FIXTURES, replayContext } from "./helpers/replay.ts";
@@ -116,5 +116,56 @@ describe("jamendo: details", () => {
       { url: "https://mp3d.jamendo.com/download/track/732/mp32/", filename: "haeresis-thoughtful.mp3", format: "mp3", group: "audio" },
     ]);
     expect(await jamendo.getAsset("not-a-track", ctx)).toBeNull();
+  });
+});
+
+describe("jamendo: census", () => {
+  // SYNTHETIC: the census request was never recorded; its answer (test/fixtures/synthetic/jamendo/README.md) is served
+  // here, not through the manifest the data pipeline replays.
+  const SYNTH = join(FIXTURES, "synthetic", "jamendo");
+  const COUNT = `${API}&limit=1&fullcount=true`;
+  const NOW = new Date("2026-11-22T00:00:00Z");
+
+  it("asks one page of one track with fullcount and takes results_fullcount as the total", async () => {
+    const { ctx, replay } = replayContext({ env: ENV, now: NOW });
+    replay.add({ url: COUNT, file: "tracks_fullcount_enveloped.json", note: "SYNTHETIC" }, SYNTH);
+    const census = await jamendo.census(ctx);
+    expect(replay.requested).toEqual(["https://api.jamendo.com/v3.0/tracks?format=json&client_id=REPLAY_KEY&limit=1&fullcount=true"]);
+    expect(SourceCensus.parse(census)).toStrictEqual(census);
+    expect(census).toStrictEqual({
+      id: "jamendo",
+      name: "Jamendo",
+      homepage: "https://www.jamendo.com",
+      total: 612345,
+      free: 612345,
+      byType: { audio: 612345 },
+      unit: "assets",
+      method:
+        "Jamendo API v3.0: `results_fullcount` in the headers of /v3.0/tracks?format=json&client_id=<key>&limit=1&fullcount=true, the tracks the search asks (no `type`: the API's default track type); every track is free under a Creative Commons licence",
+      countedAt: "2026-11-22T00:00:00.000Z",
+    });
+  });
+
+  it("fails without the key, asking nothing, as search does", async () => {
+    const { ctx, replay } = replayContext({ now: NOW });
+    await expect(jamendo.census(ctx)).rejects.toMatchObject({ kind: "config", message: expect.stringContaining("JAMENDO_CLIENT_ID is not set") });
+    expect(replay.requested).toEqual([]);
+  });
+
+  it("fails on an answer without results_fullcount or on an error document, the key in neither message nor URL", async () => {
+    const env = { JAMENDO_CLIENT_ID: "s3cret-id" };
+    const secret = COUNT.replace("REPLAY_KEY", "s3cret-id");
+    const hidden = COUNT.replace("REPLAY_KEY", "<key>");
+    const one = replayContext({ env, now: NOW });
+    // The recorded track in the documented envelope, which holds no results_fullcount (as an API ignoring fullcount would answer).
+    one.replay.add({ url: secret, file: "tracks_id_732_enveloped.json", note: "SYNTHETIC" }, SYNTH);
+    const missing = await jamendo.census(one.ctx).catch((err: unknown) => err);
+    expect(missing).toMatchObject({ kind: "shape", message: "jamendo: the tracks answer has no results_fullcount", url: hidden });
+    const two = replayContext({ env, now: NOW });
+    const failed = { headers: { status: "failed", code: 5, error_message: "Invalid Client Id s3cret-id", warnings: "" }, results: [] };
+    two.replay.add({ url: secret, body: JSON.stringify(failed), note: "SYNTHETIC" });
+    const refused = await jamendo.census(two.ctx).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ kind: "refused", url: hidden });
+    for (const err of [missing, refused]) expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain("s3cret-id");
   });
 });
