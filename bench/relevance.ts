@@ -1,5 +1,6 @@
 import { loadPublished } from "../core/publication/published.ts";
 import { type Asset, SearchResponse } from "../core/schemas/index.ts";
+import { dedupe } from "../core/relevance/dedupe.ts";
 import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import { createApp } from "../server/app.ts";
 import { createUsage } from "../server/stats/usage.ts";
@@ -52,6 +53,18 @@ export function gradeOf(asset: Asset, judgments: JudgedQuery["judgments"]): numb
   return Math.max(...[asset.id, ...(asset.alsoOn ?? []).map((a) => a.id)].map((id) => judgments[id] ?? 0));
 }
 
+/**
+ * A query's judgments per asset rather than per listing: catalogue records that a search shows as
+ * one result (the same title and author, a font family, a thumbnail, a republication and its
+ * original: core/relevance/dedupe.ts) count once, with the best of their grades, as gradeOf grades
+ * that one result. Without it the ideal order would hold both listings, which no answer can show.
+ */
+export function judgedAssets(judgments: JudgedQuery["judgments"], catalogue: ReadonlyMap<string, Asset>): number[] {
+  const listed = Object.keys(judgments).flatMap((id) => (catalogue.has(id) ? [{ asset: catalogue.get(id)!, access: "api" as const }] : []));
+  const merged = dedupe(listed).map((l) => gradeOf(l.asset, judgments));
+  return [...merged, ...Object.entries(judgments).flatMap(([id, grade]) => (catalogue.has(id) ? [] : [grade]))];
+}
+
 export interface QueryFigures {
   id: string;
   ndcg10: number;
@@ -79,6 +92,7 @@ function searchPath(query: JudgedQuery): string {
  */
 export async function measureRelevance(set: JudgedSet = loadJudgedSet()) {
   const published = loadPublished("data");
+  const catalogue = new Map([...published.index.records()].map((a) => [a.id, a]));
   const runtime = replayRuntime({ now: NOW, env: { RATE_LIMIT_PER_MINUTE: "0", ...REPLAY_KEYS } });
   const usage = createUsage();
   const queries: QueryFigures[] = [];
@@ -90,10 +104,11 @@ export async function measureRelevance(set: JudgedSet = loadJudgedSet()) {
     if (res.status !== 200) throw new Error(`${query.id}: /v1/search answered ${res.status}`);
     const top = SearchResponse.parse(await res.json()).results.slice(0, CUTOFF);
     const grades = top.map((a) => gradeOf(a, query.judgments));
-    gradings.push({ grades, judged: Object.values(query.judgments) });
+    const judged = judgedAssets(query.judgments, catalogue);
+    gradings.push({ grades, judged });
     queries.push({
       id: query.id,
-      ndcg10: ndcgAt10(grades, Object.values(query.judgments)),
+      ndcg10: ndcgAt10(grades, judged),
       p5: precisionAt5(grades),
       relevantInTop10: grades.filter((g) => g >= RELEVANT).length,
       top10: top.map((a, i) => `${grades[i]} ${a.id}`),

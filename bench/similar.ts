@@ -21,7 +21,7 @@ import { SOURCES } from "../sources/index.ts";
 import { NOW } from "../test/helpers/app.ts";
 import { replayRuntime } from "../test/helpers/replay.ts";
 import { QUERIES } from "./queries.ts";
-import { gradeOf, ndcgAt10, precisionAt5 } from "./relevance.ts";
+import { gradeOf, judgedAssets, ndcgAt10, precisionAt5 } from "./relevance.ts";
 import { percentile } from "./stats.ts";
 
 /** The judged set of similar assets: per seed, its candidates graded 1 to 3 from their fields (0 when unlisted). */
@@ -63,6 +63,7 @@ function dataApp() {
  */
 export async function measureSimilarity(set: SimilarSet = loadSimilarSet()) {
   const app = dataApp();
+  const catalogue = new Map([...loadPublished("data").index.records()].map((a) => [a.id, a]));
   const judged = new Set(set.sources);
   const seeds = [];
   for (const seed of set.seeds) {
@@ -74,7 +75,7 @@ export async function measureSimilarity(set: SimilarSet = loadSimilarSet()) {
     const grades = top.map((a) => gradeOf(a, seed.judgments));
     seeds.push({
       id: seed.id,
-      ndcg10: ndcgAt10(grades, Object.values(seed.judgments)),
+      ndcg10: ndcgAt10(grades, judgedAssets(seed.judgments, catalogue)),
       p5: precisionAt5(grades),
       top10: top.map((a, i) => `${grades[i]} ${a.id}`),
     });

@@ -62,10 +62,18 @@ export const packageUrl = (uuid: string) => `${API}/packages/${uuid}/download`;
 const filesOf = (m: Material): AssetFile[] =>
   m.packages.map((uuid, i) => ({ url: packageUrl(uuid), filename: `${m.mtlx_material_name}-${i + 1}.zip`, format: "zip", group: "archive" }));
 
+/**
+ * The original a material republishes, as its description names it: the 169 "TH:" materials of the recorded catalogue
+ * say "Texture Haven material by <authors>. Link to the original: https://polyhaven.com/a/<id>", or "Original
+ * material:", "Link to the original material:", with or without the space.
+ */
+const originalOf = (m: Material) => m.description?.match(/\boriginal(?: material)?:\s*(https?:\/\/\S+)/i)?.[1];
+
 function toAsset(m: Material): Asset {
   return asset(m.id, {
     title: m.title,
     description: m.description?.trim(),
+    originalUrl: originalOf(m),
     type: "material",
     // Every package holds a MaterialX document; "parametric" is the site's word for a material with adjustable inputs.
     tags: ["MaterialX", ...(m.material_type === "Parametric" ? ["parametric"] : [])],

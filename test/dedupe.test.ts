@@ -63,6 +63,29 @@ describe("dedupe", () => {
   });
 });
 
+describe("dedupe of a republication", () => {
+  const original = asset("polyhaven", "rock_3", { title: "Rock 03", author: "Rob Tuytel", url: "https://polyhaven.com/a/rock_3", downloadable: true });
+  const copy = asset("gpuopen", "rock", { title: "TH: Rock", author: "AMD", originalUrl: "https://polyhaven.com/a/rock_3/", downloadable: true });
+
+  it("collapses a listing into the original its originalUrl names, the original first whichever comes first", () => {
+    for (const order of [
+      [copy, original],
+      [original, copy],
+    ]) {
+      const out = dedupe(api(order));
+      expect(out.map((l) => l.asset.id)).toEqual(["polyhaven:rock_3"]);
+      expect(out[0]!.asset.alsoOn).toEqual([{ id: "gpuopen:rock", provider: "gpuopen", url: copy.url }]);
+    }
+    // A direct download still comes first: the original's page alone does not win over a copy's files.
+    expect(dedupe(api([{ ...original, downloadable: false }, copy])).map((l) => l.asset.id)).toEqual(["gpuopen:rock"]);
+  });
+
+  it("keeps apart listings that only share a page no listing names as an original", () => {
+    const page = "https://packs.example/forest";
+    expect(dedupe(api([asset("a", "1", { title: "Oak", url: page }), asset("b", "2", { title: "Pine", url: page })]))).toHaveLength(2);
+  });
+});
+
 describe("dedupe on recorded listings", () => {
   it("collapses Kenney's Nature Kit as listed by Kenney and by OpenGameArt", async () => {
     const { ctx } = replayContext();

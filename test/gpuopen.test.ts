@@ -92,6 +92,10 @@ describe("gpuopen: crawl", () => {
       description: "Texture Haven material by Dimitrios Savva and Rico Cilliers. Link to the original: https://polyhaven.com/a/t_concrete_wall_002",
     });
     expect(assets.filter((a) => a.description)).toHaveLength(170);
+    // The "TH:" materials republish Poly Haven's: a search shows them as one result with the original.
+    expect(assets.find((a) => a.nativeId === "3fb7bd06-19a0-4f43-a65e-fd4e285157ef")?.originalUrl).toBe("https://polyhaven.com/a/t_concrete_wall_002");
+    expect(assets.filter((a) => a.originalUrl?.startsWith("https://polyhaven.com/a/"))).toHaveLength(169);
+    expect(assets.filter((a) => a.originalUrl)).toHaveLength(169);
     expect(new Set(assets.flatMap((a) => a.tags))).toEqual(new Set(["MaterialX", "parametric"]));
     expect(assets.filter((a) => a.tags.includes("parametric"))).toHaveLength(27);
     expect(assets.some((a) => a.categories)).toBe(false);

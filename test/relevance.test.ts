@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { gradeOf, junkShare, measureRelevance, ndcgAt10, precisionAt5 } from "../bench/relevance.ts";
+import { gradeOf, judgedAssets, junkShare, measureRelevance, ndcgAt10, precisionAt5 } from "../bench/relevance.ts";
 import { ASSET_TYPES, type Asset } from "../core/schemas/index.ts";
+import { syntheticAsset } from "./helpers/synthetic-asset.ts";
 import { loadJudgedSet } from "./relevance/judged-set.ts";
 import { candidates, loadCatalogue } from "./relevance/pool.ts";
 
@@ -66,6 +67,17 @@ describe("relevance figures", () => {
       ]),
     ).toEqual({ share: 13 / 16, queries: 3, shown: 16, junk: 13 });
     expect(junkShare([{ grades: [], judged: [3] }])).toEqual({ share: 0, queries: 1, shown: 0, junk: 0 });
+  });
+
+  it("counts judged listings a search shows as one result once in the ideal order, with the best of their grades", () => {
+    const original = syntheticAsset("polyhaven", "rock", { title: "Rock", url: "https://polyhaven.com/a/rock" });
+    const copy = syntheticAsset("gpuopen", "th-rock", { title: "TH: Rock", originalUrl: "https://polyhaven.com/a/rock" });
+    const other = syntheticAsset("polyhaven", "sand", { title: "Sand" });
+    const catalogue = new Map([original, copy, other].map((a) => [a.id, a]));
+    const judgments = { "polyhaven:rock": 2, "gpuopen:th-rock": 3, "polyhaven:sand": 1, "live:x": 2 };
+    expect(judgedAssets(judgments, catalogue).sort()).toEqual([1, 2, 3]);
+    // Showing the merged result and the rest is the ideal answer.
+    expect(ndcgAt10([3, 2, 1], judgedAssets(judgments, catalogue))).toBe(1);
   });
 
   it("grades a merged listing by the best of the listings it stands for", () => {

@@ -14,13 +14,24 @@ const normalize = (s: string | undefined) =>
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 
+/** A page's address as a key: without its query, fragment or trailing slash, the host in lower case. */
+const pageKey = (url: string) => {
+  const u = URL.parse(url);
+  return u ? `p:${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, "")}` : `p:${url}`;
+};
+
 /**
  * Keys under which two listings count as the same asset: title + author; for a font without an
  * author, its family name alone (font libraries such as Fontsource and Google Fonts name families,
- * not designers, and a family's name is what it is known by in every library); or the same thumbnail.
+ * not designers, and a family's name is what it is known by in every library); the same thumbnail;
+ * or a republication's `originalUrl` and the original's page (only pages some listing names as an
+ * original: two listings of one shared page, such as a pack's, are not one asset for that).
  */
-function keys(asset: Asset): string[] {
+function keys(asset: Asset, originals: ReadonlySet<string>): string[] {
   const out: string[] = [];
+  if (asset.originalUrl) out.push(pageKey(asset.originalUrl));
+  const page = pageKey(asset.url);
+  if (originals.has(page)) out.push(page);
   const title = normalize(asset.title);
   const author = normalize(asset.author);
   if (title && author) out.push(`t:${title}|${author}`);
@@ -31,6 +42,7 @@ function keys(asset: Asset): string[] {
 
 const better = (a: Listing, b: Listing): boolean => {
   if (a.asset.downloadable !== b.asset.downloadable) return a.asset.downloadable;
+  if (Boolean(a.asset.originalUrl) !== Boolean(b.asset.originalUrl)) return !a.asset.originalUrl;
   if (a.access !== b.access) return a.access === "api";
   if (Boolean(a.asset.license) !== Boolean(b.asset.license)) return Boolean(a.asset.license);
   return false;
@@ -38,14 +50,16 @@ const better = (a: Listing, b: Listing): boolean => {
 
 /**
  * Collapses listings of the same asset on several sources into one: the listing with a direct
- * download wins, then an api source over a scraped one, then the one that states a licence, then
- * the earlier listing. The others are kept in `alsoOn`. Order of first appearance is kept.
+ * download wins, then the original over a republication, then an api source over a scraped one,
+ * then the one that states a licence, then the earlier listing. The others are kept in `alsoOn`.
+ * Order of first appearance is kept.
  */
 export function dedupe(listings: Listing[]): Listing[] {
+  const originals = new Set(listings.flatMap((l) => (l.asset.originalUrl ? [pageKey(l.asset.originalUrl)] : [])));
   const groupOf = new Map<string, number>();
   const groups: Listing[][] = [];
   for (const listing of listings) {
-    const ks = keys(listing.asset);
+    const ks = keys(listing.asset, originals);
     const found = ks.map((k) => groupOf.get(k)).find((g) => g !== undefined);
     const g = found ?? groups.push([]) - 1;
     groups[g]!.push(listing);

@@ -34,6 +34,10 @@ export const Asset = z
     tags: z.array(z.string()),
     categories: z.array(z.string()).optional(),
     url: z.url().describe("the asset's page on the source site"),
+    originalUrl: z
+      .url()
+      .optional()
+      .describe("additive: the original's page when the source says this listing republishes another site's asset; a search shows the two as one result"),
     thumbnailUrl: z.url().optional(),
     author: z.string().optional(),
     license: License.optional(),
