@@ -1,6 +1,6 @@
 import { loadPublished } from "../core/publication/published.ts";
-import { type Asset, SearchResponse } from "../core/schemas/index.ts";
 import { dedupe } from "../core/relevance/dedupe.ts";
+import { type Asset, SearchResponse } from "../core/schemas/index.ts";
 import { BreakerRegistry } from "../core/search/circuit-breaker.ts";
 import { createApp } from "../server/app.ts";
 import { createUsage } from "../server/stats/usage.ts";
