@@ -64,7 +64,7 @@ export const SearchResponse = z
     providers: z.array(ProviderReport),
     facets: Facets.optional().describe("additive: counts over the whole result set, with facets=true"),
     sparse: SparseAnswer.optional().describe(
-      "additive: present when little answers the query (a first page holding fewer than its limit and fewer than 10 results, or whose best result matches less than half the query's words): results far weaker than the best are not shown as answers (the junk floor), and this says so and where else to look",
+      "additive: present when little answers the query (a first page holding fewer than its limit and fewer than 10 results, or whose best result holds less than half the query, its rarer words counting more): results far weaker than the best are not shown as answers (the junk floor), and this says so and where else to look",
     ),
   })
   .meta({ id: "SearchResponse" });
