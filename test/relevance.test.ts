@@ -74,7 +74,7 @@ describe("relevance figures", () => {
     const copy = syntheticAsset("gpuopen", "th-rock", { title: "TH: Rock", originalUrl: "https://polyhaven.com/a/rock" });
     const other = syntheticAsset("polyhaven", "sand", { title: "Sand" });
     const catalogue = new Map([original, copy, other].map((a) => [a.id, a]));
-    const judgments = { "polyhaven:rock": 2, "gpuopen:th-rock": 3, "polyhaven:sand": 1, "live:x": 2 };
+    const judgments = { "polyhaven:rock": 2, "gpuopen:th-rock": 3, "polyhaven:sand": 1, "live:x": 2 } as const;
     expect(judgedAssets(judgments, catalogue).sort()).toEqual([1, 2, 3]);
     // Showing the merged result and the rest is the ideal answer.
     expect(ndcgAt10([3, 2, 1], judgedAssets(judgments, catalogue))).toBe(1);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/model/runtime.ts";
-import { Asset, AssetDetails } from "../../core/schemas/index.ts";
+import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { threeDAssetsOne } from "../../sources/3dassetsone.ts";
 import { sourceQuery } from "../helpers/query.ts";
 
@@ -28,5 +28,11 @@ describe.runIf(process.env.LIVE === "1")("3dassetsone (live)", () => {
     const { assets } = await threeDAssetsOne.search(sourceQuery("", { types: ["hdri"], limit: 1 }), ctx);
     const details = AssetDetails.parse(await threeDAssetsOne.getAsset(assets[0]!.nativeId, ctx));
     expect(details).toMatchObject({ id: assets[0]!.id, url: assets[0]!.url, files: [] });
+  });
+
+  it("counts the assets of the creators it searches, page by page", async () => {
+    const census = SourceCensus.parse(await threeDAssetsOne.census(ctx));
+    expect(census.total).toBeGreaterThan(0);
+    expect(census.atLeast).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
 import { createRuntime } from "../../core/model/runtime.ts";
-import { Asset, AssetDetails } from "../../core/schemas/index.ts";
+import { Asset, AssetDetails, SourceCensus } from "../../core/schemas/index.ts";
 import { jamendo } from "../../sources/jamendo.ts";
 import { sourceQuery } from "../helpers/query.ts";
 
@@ -20,5 +20,11 @@ describe.runIf(process.env.LIVE === "1" && Boolean(process.env.JAMENDO_CLIENT_ID
     expect(open).toBeDefined();
     const details = AssetDetails.parse(await jamendo.getAsset(open!.nativeId, ctx));
     expect(details.files.map((f) => f.format)).toEqual(["mp3"]);
+  });
+
+  it("counts the tracks through results_fullcount", async () => {
+    const census = SourceCensus.parse(await jamendo.census(ctx));
+    expect(census.total).toBeGreaterThan(100_000);
+    expect(census.byType).toEqual({ audio: census.total });
   });
 });
