@@ -1,6 +1,7 @@
 /**
  * The results of a search: type chips, the count (a live region, so it is heard), the sort, the
- * sources' status, the grid (skeleton cards until the first results arrive) and "Load more".
+ * sources' status, the grid (skeleton cards until the first results arrive), the note when little
+ * answers (sparse-note.tsx) and "Load more".
  */
 import { useEffect, useRef } from "preact/hooks";
 import type { Provider } from "../../core/schemas/index.ts";
@@ -8,6 +9,7 @@ import { navigate } from "../lib/location.ts";
 import { ResultCard, SkeletonCard } from "./card.tsx";
 import { SORT_NAMES } from "./labels.ts";
 import { withAsset, withParams } from "./query.ts";
+import { NO_RESULTS_ADVICE, SparseNote } from "./sparse-note.tsx";
 import { StatusStrip } from "./status-strip.tsx";
 import { TypeChips } from "./type-chips.tsx";
 import type { SearchView } from "./use-search.ts";
@@ -96,9 +98,12 @@ export function Results({ url, q, view, providers, loadMore }: ResultsProps) {
         ))}
         {busy && results.length === 0 && Array.from({ length: SKELETONS }, (_, i) => <SkeletonCard key={`skeleton-${i}`} />)}
       </ul>
-      {view?.phase === "done" && results.length === 0 && (
-        <p class="no-results">Try fewer or other words, or take a filter off; the sources' status above says which sources answered.</p>
-      )}
+      {view?.phase === "done" &&
+        (view.sparse ? (
+          <SparseNote url={url} q={q} sparse={view.sparse} empty={results.length === 0} />
+        ) : (
+          results.length === 0 && <p class="no-results">{NO_RESULTS_ADVICE}</p>
+        ))}
       {view?.phase === "done" && (view.more || view.moreError) && (
         <div class="more">
           {view.moreError && <p class="error">{view.moreError}</p>}

@@ -4,7 +4,7 @@
  * this visit (Back, Forward) comes back from memory without asking again.
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { Asset, Facets, ProviderReport, SearchResponse } from "../../core/schemas/index.ts";
+import type { Asset, Facets, ProviderReport, SearchResponse, SparseAnswer } from "../../core/schemas/index.ts";
 import { getJson } from "../lib/api.ts";
 import { PAGE_SIZE, pageWindow, searchPath } from "./query.ts";
 import { failureMessage, runSearch } from "./stream.ts";
@@ -28,6 +28,13 @@ export interface SearchView {
   moreError?: string;
   /** Where the last page added starts in `results`, so focus can move to it. */
   addedAt?: number;
+  /**
+   * Why little answers the search and where else to look, from the final answer (core/search/sparse.ts);
+   * undefined while the search runs and when the answer is full enough. A later page asked as the
+   * longer merged ranking replaces it with that answer's own; one past it (a per-source offset,
+   * which the API never calls sparse) keeps it.
+   */
+  sparse?: SparseAnswer;
 }
 
 /** Searches kept for Back and Forward, the oldest dropped first. */
@@ -87,6 +94,7 @@ const settled = (view: SearchView, answer: SearchResponse): SearchView => ({
   pending: [],
   facets: answer.facets,
   more: hasMore(answer.providers, 1),
+  sparse: answer.sparse,
 });
 
 export function useSearch(key: string | undefined, wantedPages: number): { view: SearchView | undefined; loadMore: () => void } {
@@ -149,6 +157,7 @@ export function useSearch(key: string | undefined, wantedPages: number): { view:
     more.current = controller;
     const update = (change: (v: SearchView) => SearchView) => setView((now) => (now?.key === v.key ? change(now) : now));
     update((now) => ({ ...now, loadingMore: true, moreError: undefined }));
+    const longer = pageWindow(v.pages).offset === 0;
     getJson<SearchResponse>(searchPath(v.key, v.pages), controller.signal).then(
       (answer) =>
         update((now) => {
@@ -160,6 +169,8 @@ export function useSearch(key: string | undefined, wantedPages: number): { view:
             more: hasMore(answer.providers, now.pages + 1),
             loadingMore: false,
             addedAt: added.length ? now.results.length : undefined,
+            // The longer ranking holds every result shown, so its word on them is the current one.
+            sparse: longer ? answer.sparse : now.sparse,
           };
         }),
       (err) => controller.signal.aborted || update((now) => ({ ...now, loadingMore: false, moreError: failureMessage(err) })),
