@@ -103,6 +103,7 @@ describe("a sparse answer (SearchResponse.sparse)", () => {
     expect(res.results.map((r) => r.id)).toEqual(["a:boom"]);
     expect(res.sparse).toEqual({
       reason: "only 1 result answers the query well",
+      shown: 1,
       suggestions: [{ provider: "linksite", label: "Search Link Site", searchUrl: "https://link.example/search?q=explosion%20crate%20sound" }],
       nearestType: "audio",
     });
@@ -117,6 +118,7 @@ describe("a sparse answer (SearchResponse.sparse)", () => {
     // Without a type filter there is no nearer type to offer; nothing at all found says so.
     expect((await search(assets, [indexedSource("a"), link], { q: "zeppelin" })).sparse).toEqual({
       reason: "nothing answers the query",
+      shown: 0,
       suggestions: [{ provider: "linksite", label: "Search Link Site", searchUrl: "https://link.example/search?q=zeppelin" }],
     });
   });
@@ -124,7 +126,7 @@ describe("a sparse answer (SearchResponse.sparse)", () => {
   it("is present on a full page whose best result holds less than half the query's words (only through a typo)", async () => {
     const res = await search([asset("a", "glass", { title: "Glass Jar" })], [indexedSource("a")], { q: "grass", limit: "1" });
     expect(res.results.map((r) => r.id)).toEqual(["a:glass"]);
-    expect(res.sparse).toEqual({ reason: "the best result matches only 40 % of the query's words", suggestions: [] });
+    expect(res.sparse).toEqual({ reason: "the best result matches only 40 % of the query's words", shown: 1, bestShare: 0.4, suggestions: [] });
   });
 
   it("is in GET /v1/search's JSON over the recordings", async () => {
@@ -138,6 +140,7 @@ describe("a sparse answer (SearchResponse.sparse)", () => {
     expect(SearchAssetsOutput.shape.sparse).toBe(SearchResponse.shape.sparse);
     expect(body.sparse).toEqual({
       reason: "nothing answers the query",
+      shown: 0,
       suggestions: [{ provider: "fab", label: "Search Fab", searchUrl: "https://www.fab.com/search?q=explosion+sound&listing_types=3d-model" }],
       nearestType: "audio",
     });

@@ -48,6 +48,13 @@ export type SparseSuggestion = z.infer<typeof SparseSuggestion>;
 export const SparseAnswer = z
   .object({
     reason: z.string().describe("why the answer is short, in a sentence"),
+    shown: z.int().min(0).describe("how many results the first page shows, after the junk floor"),
+    bestShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("when the best result is itself weak: the share of the query it holds (its rarer words counting more), below one half"),
     suggestions: z.array(SparseSuggestion).describe("where else to look: the link-only sites considered, each with the same search on it"),
     nearestType: AssetType.optional().describe(
       'a type the query\'s own words name ("sound" → audio) that the `type` filter left out: the same search with this type may answer',

@@ -41,13 +41,16 @@ export function sparseAnswer({ shown, limit, offset, types, plan, providers, bes
   if (offset > 0 || (shown >= Math.min(limit, SPARSE_BELOW) && !weak)) return undefined;
   const requested = new Set(expandTypes(types));
   const nearestType = types.length ? plan.boost.find((t) => !requested.has(t)) : undefined;
+  const share = weak ? Math.round(bestShare! * 100) / 100 : undefined;
   return {
     reason:
       shown === 0
         ? "nothing answers the query"
-        : weak
-          ? `the best result matches only ${Math.round(bestShare! * 100)} % of the query's words`
+        : share !== undefined
+          ? `the best result matches only ${Math.round(share * 100)} % of the query's words`
           : `only ${shown} result${shown === 1 ? "" : "s"} answer${shown === 1 ? "s" : ""} the query well`,
+    shown,
+    ...(share !== undefined ? { bestShare: share } : {}),
     suggestions: providers.flatMap((p) =>
       p.status === "link" && p.searchUrl ? [{ provider: p.provider, label: `Search ${p.name}`, searchUrl: p.searchUrl }] : [],
     ),

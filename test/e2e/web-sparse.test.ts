@@ -69,7 +69,7 @@ describe("the sparse-answer note at 1366 px", () => {
     await done(page, "arm chair");
     const armChair = await api("/v1/search?q=arm+chair&facets=true");
     const n = armChair.results.length;
-    expect(armChair.sparse?.reason).toBe(`only ${n} results answer the query well`);
+    expect(armChair.sparse).toMatchObject({ reason: `only ${n} results answer the query well`, shown: n });
     expect(armChair.sparse?.nearestType).toBeUndefined();
     await expect.poll(() => cards(page).count()).toBe(n);
     expect(await note(page).count()).toBe(1);
@@ -172,11 +172,12 @@ describe("the sparse-answer note at 1366 px", () => {
     await page.goto(`${suite.server.url}/?q=rock+model&type=texture`);
     await done(page, "rock model");
     const first = await api("/v1/search?q=rock+model&type=texture");
-    const share = /^the best result matches only (\d+) % of the query's words$/.exec(first.sparse?.reason ?? "");
-    expect(share).not.toBeNull();
+    const share = first.sparse?.bestShare;
+    expect(share).toBeLessThan(0.5);
+    expect(first.sparse?.reason).toBe(`the best result matches only ${Math.round(share! * 100)} % of the query's words`);
     expect(first.sparse?.nearestType).toBe("model");
     expect(await cards(page).count()).toBe(first.results.length);
-    const why = `The best result matches only ${share![1]} % of the words in “rock model”.`;
+    const why = `The best result matches only ${Math.round(share! * 100)} % of the words in “rock model”.`;
     expect(await note(page).locator(".sparse-why").innerText()).toBe(why);
     expect(await note(page).locator(".sparse-type a").getAttribute("href")).toBe("/?q=rock+model&type=model");
     const more = page.getByRole("button", { name: "Load more" });
@@ -184,7 +185,7 @@ describe("the sparse-answer note at 1366 px", () => {
     await expectSuggestions(page, first);
 
     const longer = await api("/v1/search?q=rock+model&type=texture&limit=48");
-    expect(longer.sparse).toEqual(first.sparse);
+    expect(longer.sparse).toEqual({ ...first.sparse, shown: longer.results.length });
     await more.click();
     await expect.poll(() => new URL(page.url()).searchParams.get("page")).toBe("2");
     await expect.poll(() => cards(page).count()).toBeGreaterThan(first.results.length);

@@ -12,18 +12,12 @@ import { withParams } from "./query.ts";
 /** What to try when nothing answers. */
 export const NO_RESULTS_ADVICE = "Try fewer or other words, or take a filter off; the sources' status above says which sources answered.";
 
-/**
- * The API's reason said again for a person, naming the words searched. The reasons are the
- * server's own sentences (core/search/sparse.ts); one this does not know is shown as written.
- */
-export function sparseWhy(reason: string, q: string): string {
+/** Why the answer is short, for a person, naming the words searched: from the answer's facts (its `reason` says the same for a program). */
+export function sparseWhy({ shown, bestShare }: SparseAnswer, q: string): string {
   const words = q ? `“${q}”` : "this search";
-  if (reason === "nothing answers the query") return `Nothing answers ${words}.`;
-  const only = /^only (\d+) results? answers? the query well$/.exec(reason);
-  if (only) return `Only ${only[1]} ${only[1] === "1" ? "result answers" : "results answer"} ${words} well.`;
-  const share = /^the best result matches only (\d+) % of the query's words$/.exec(reason);
-  if (share) return `The best result matches only ${share[1]} % of ${q ? `the words in “${q}”` : "the words searched"}.`;
-  return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+  if (shown === 0) return `Nothing answers ${words}.`;
+  if (bestShare !== undefined) return `The best result matches only ${Math.round(bestShare * 100)} % of ${q ? `the words in “${q}”` : "the words searched"}.`;
+  return `Only ${shown} ${shown === 1 ? "result answers" : "results answer"} ${words} well.`;
 }
 
 interface SparseNoteProps {
@@ -43,7 +37,7 @@ export function SparseNote({ url, q, sparse, empty }: SparseNoteProps) {
   return (
     <div class={empty ? "sparse-note no-results" : "sparse-note"}>
       <p class="sparse-why">
-        {sparseWhy(sparse.reason, q)}
+        {sparseWhy(sparse, q)}
         {empty && ` ${NO_RESULTS_ADVICE}`}
       </p>
       {nearest && (
