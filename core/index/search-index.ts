@@ -445,7 +445,7 @@ export class AssetIndex implements CorpusStats {
       const match = { ...NO_MATCH };
       for (const doc of touched) {
         const slot = slotOf[doc]!;
-        if (slot < 0 || !kept(matches.finish(slot, plan, weights, match))) continue;
+        if (slot < 0 || !kept(matches.finish(slot, plan, weights, match, false))) continue;
         result.add(doc, slot, orderKey(match, tests.typeScore(doc)), match.coverage === 1);
       }
       if (!anyRequired) {

@@ -14,24 +14,25 @@ const normalize = (s: string | undefined) =>
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 
-/** A page's address as a key: without its query, fragment or trailing slash, the host in lower case. */
-const pageKey = (url: string) => {
-  const u = URL.parse(url);
-  return u ? `p:${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, "")}` : `p:${url}`;
-};
+/** An original's page as listings write it: without a query, fragment or trailing slash, the scheme and host in lower case. */
+function pageOf(url: string): string {
+  const bare = url.replace(/[?#].*$/s, "").replace(/\/+$/, "");
+  const origin = /^[a-z][a-z\d+.-]*:\/\/[^/]*/i.exec(bare)?.[0] ?? "";
+  return `${origin.toLowerCase()}${bare.slice(origin.length)}`;
+}
 
 /**
  * Keys under which two listings count as the same asset: title + author; for a font without an
  * author, its family name alone (font libraries such as Fontsource and Google Fonts name families,
  * not designers, and a family's name is what it is known by in every library); the same thumbnail;
- * or a republication's `originalUrl` and the original's page (only pages some listing names as an
- * original: two listings of one shared page, such as a pack's, are not one asset for that).
+ * or a republication's `originalUrl` and the original's page, as its source writes it (only pages
+ * some listing names as an original: two listings of one shared page, such as a pack's, are not one
+ * asset for that; and the one set look-up per listing keeps a large merge cheap).
  */
 function keys(asset: Asset, originals: ReadonlySet<string>): string[] {
   const out: string[] = [];
-  if (asset.originalUrl) out.push(pageKey(asset.originalUrl));
-  const page = pageKey(asset.url);
-  if (originals.has(page)) out.push(page);
+  if (asset.originalUrl) out.push(`p:${pageOf(asset.originalUrl)}`);
+  if (originals.has(asset.url)) out.push(`p:${asset.url}`);
   const title = normalize(asset.title);
   const author = normalize(asset.author);
   if (title && author) out.push(`t:${title}|${author}`);
@@ -55,7 +56,8 @@ const better = (a: Listing, b: Listing): boolean => {
  * Order of first appearance is kept.
  */
 export function dedupe(listings: Listing[]): Listing[] {
-  const originals = new Set(listings.flatMap((l) => (l.asset.originalUrl ? [pageKey(l.asset.originalUrl)] : [])));
+  const originals = new Set<string>();
+  for (const { asset } of listings) if (asset.originalUrl) originals.add(pageOf(asset.originalUrl));
   const groupOf = new Map<string, number>();
   const groups: Listing[][] = [];
   for (const listing of listings) {

@@ -77,8 +77,13 @@ export class MatchTable {
     }
   }
 
-  /** `weights`: each word's IDF (see wordWeights). `into` is filled and returned: a broad query need not allocate one per document. */
-  finish(slot: number, plan: QueryPlan, weights: readonly number[], into: DocMatch = { ...NO_MATCH }): DocMatch {
+  /**
+   * `weights`: each word's IDF (see wordWeights). `into` is filled and returned: a broad query need
+   * not allocate one per document. Without `withHeld` (the index's pass over every document it touched,
+   * which orders them by band and text) `into.held` is left as it was: it is read only of the
+   * matches handed on, and this loop is the hot path of a broad query.
+   */
+  finish(slot: number, plan: QueryPlan, weights: readonly number[], into: DocMatch = { ...NO_MATCH }, withHeld = true): DocMatch {
     const at = slot * this.words;
     let required = 0;
     let matched = 0;
@@ -86,14 +91,14 @@ export class MatchTable {
     let worst = 3;
     let text = 0;
     let most = 0;
-    let held = 0;
+    let words = 0;
     let share = 0;
-    let total = 0;
     for (let i = 0; i < plan.words.length; i++) {
       const rank = this.rank[at + i]!;
-      if (rank && i < 31) held |= 1 << i;
-      share += weights[i]! * HELD_BY_RANK[rank]!;
-      total += weights[i]!;
+      if (rank) {
+        if (i < 31) words |= 1 << i;
+        if (withHeld) share += weights[i]! * HELD_BY_RANK[rank]!;
+      }
       text += weights[i]! * this.best[at + i]!;
       most += weights[i]! * FIELD_WEIGHT_SUM;
       if (!plan.words[i]!.required) continue;
@@ -107,8 +112,9 @@ export class MatchTable {
     into.exactCoverage = required ? exact / required : 1;
     into.quality = worst === 3 ? 0 : worst === 2 ? 1 : 2;
     into.text = most > 0 ? Math.min(1, text / most) : 0;
-    into.words = held;
-    into.held = total > 0 ? share / total : 1;
+    into.words = words;
+    // `most` is every word's weight once per field weight: the words' total weight, scaled alike.
+    if (withHeld) into.held = most > 0 ? (share * FIELD_WEIGHT_SUM) / most : 1;
     return into;
   }
 }
