@@ -1,6 +1,6 @@
 /**
  * `npm run bench:against -- <other tree>`: in-process index search of this tree against another
- * checkout of the project (a worktree of an earlier commit, `git worktree add /tmp/base <rev>` with
+ * checkout of the project (a worktree of an earlier commit, `git worktree add ../base <rev>` with
  * node_modules linked), each over its own data/, in one process: the two take turns query by query
  * through the bench's query mix, so the noise of a shared machine falls on both alike. Prints each
  * side's median and mean and this tree's ratio to the other.
