@@ -39,6 +39,14 @@ export interface Ranked {
   score: number;
 }
 
+/** A ranked result with the match it was ranked by, which the search's sparse answer reads. */
+export interface RankedMatch extends Ranked {
+  match: DocMatch;
+}
+
+/** Whether a result is shown as an answer beside the best (answerTest, SCORING.floor). */
+export type AnswerTest = (asset: Asset, match: DocMatch) => boolean;
+
 interface Scored {
   asset: Asset;
   match: DocMatch;
@@ -165,7 +173,7 @@ export function querySharer(plan: QueryPlan, packProviders: ReadonlySet<string>,
  * (wordSharer) and either its text relevance is below SCORING.floor.text of the best's or it holds
  * less than SCORING.floor.share of the query, words weighed by IDF (querySharer).
  */
-function answerTest(best: Scored, plan: QueryPlan, wish: TypeWish, stats: CorpusStats): (asset: Asset, match: DocMatch) => boolean {
+function answerTest(best: Scored, plan: QueryPlan, wish: TypeWish, stats: CorpusStats): AnswerTest {
   const words = wordSharer(plan, wish.packProviders);
   const share = querySharer(plan, wish.packProviders, stats);
   const bestWords = words(best.asset, best.match);
@@ -177,7 +185,7 @@ function answerTest(best: Scored, plan: QueryPlan, wish: TypeWish, stats: Corpus
  * Scores in 0..1 that follow the order: with B bands of matches in the list, band k (0 = best)
  * holds (B - 1 - k + score) / B; within a band a score never rises above the one before it.
  */
-function withScores(ranked: Scored[]): Ranked[] {
+function withScores(ranked: Scored[]): RankedMatch[] {
   const count = new Set(ranked.map((c) => c.band)).size;
   let k = 0;
   let ceiling = 1;
@@ -187,7 +195,7 @@ function withScores(ranked: Scored[]): Ranked[] {
       ceiling = 1;
     }
     ceiling = Math.min(ceiling, Math.max(0, c.score));
-    return { asset: c.asset, score: Math.round(((count - 1 - k + ceiling) / count) * 10000) / 10000 };
+    return { asset: c.asset, score: Math.round(((count - 1 - k + ceiling) / count) * 10000) / 10000, match: c.match };
   });
 }
 
@@ -197,20 +205,19 @@ function withScores(ranked: Scored[]): Ranked[] {
  * broken by free, downloadable, id; then the diversity rule; then the junk floor (answers). Best
  * first, each with its score in 0..1.
  */
-export function rank(candidates: RankCandidate[], query: RankQuery): Ranked[] {
-  const { scored, isAnswer } = scoreAll(candidates, query);
-  return withScores(diversify(scored).filter((c) => isAnswer(c.asset, c.match)));
-}
+export const rank = (candidates: RankCandidate[], query: RankQuery): RankedMatch[] => rankWithFloor(candidates, query).ranked;
 
 /**
- * The junk floor of a ranking of these candidates, as `rank` applies it: for the facets, which count
- * every hit of a search and not only the page ranked, and so must leave out what no page shows.
+ * `rank`'s ranking and the junk floor it applied: for the facets, which count every hit of a search
+ * and not only the page ranked, and so must leave out what no page shows.
  */
-export const answerFloor = (candidates: RankCandidate[], query: RankQuery): ((asset: Asset, match: DocMatch) => boolean) =>
-  scoreAll(candidates, query).isAnswer;
+export function rankWithFloor(candidates: RankCandidate[], query: RankQuery): { ranked: RankedMatch[]; isAnswer: AnswerTest } {
+  const { scored, isAnswer } = scoreAll(candidates, query);
+  return { ranked: withScores(diversify(scored).filter((c) => isAnswer(c.asset, c.match))), isAnswer };
+}
 
 /** The candidates scored and sorted, and the junk floor measured from the best of them or of the whole search. */
-function scoreAll(candidates: RankCandidate[], query: RankQuery): { scored: Scored[]; isAnswer: (asset: Asset, match: DocMatch) => boolean } {
+function scoreAll(candidates: RankCandidate[], query: RankQuery): { scored: Scored[]; isAnswer: AnswerTest } {
   const plan = query.plan ?? planQuery(query.q);
   const wish = query.wish ?? typeWish(query.types, plan, new Set());
   const stats = query.stats ?? NO_INDEX;

@@ -9,7 +9,7 @@ import { toSourceError } from "../model/source-error.ts";
 import { dedupe, type Listing } from "../relevance/dedupe.ts";
 import { matchAssets, NO_MATCH } from "../relevance/match.ts";
 import { gateTypos, type QueryPlan } from "../relevance/query-plan.ts";
-import { answerFloor, querySharer, type RankCandidate, type Ranked, rank } from "../relevance/ranking.ts";
+import { type AnswerTest, querySharer, type RankCandidate, type RankedMatch, rankWithFloor } from "../relevance/ranking.ts";
 import { isOfTypes } from "../relevance/type-match.ts";
 import type { Asset, ProviderReport, SearchResponse, SearchStreamIndex, SearchStreamSource } from "../schemas/index.ts";
 import { timeBox } from "../time-box.ts";
@@ -210,7 +210,7 @@ function asListed(source: LiveSource, assets: Asset[], query: SourceQuery): { li
 
 /** Stable: what the sort cannot tell apart keeps its order. */
 const sortAssets = (assets: Asset[], sort: Sort): Asset[] => (sort === "relevance" ? assets : [...assets].sort((a, b) => compareBySort(sort, a, b)));
-const sortRanked = (ranked: Ranked[], sort: Sort): Ranked[] =>
+const sortRanked = <R extends { asset: Asset }>(ranked: R[], sort: Sort): R[] =>
   sort === "relevance" ? ranked : [...ranked].sort((a, b) => compareBySort(sort, a.asset, b.asset));
 
 /**
@@ -278,10 +278,11 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
     const rankOf = new Map(candidates.map((c) => [c.asset.id, c]));
     return dedupe(candidates.map((c) => listingOf(c.asset))).map((l) => ({ ...rankOf.get(l.asset.id)!, asset: l.asset }));
   };
-  const rankPage = (candidates: RankCandidate[]): Ranked[] => sortRanked(rank(merge(candidates), rankQuery), query.sort).slice(0, params.limit);
+  const ranking = (candidates: RankCandidate[]) => rankWithFloor(merge(candidates), rankQuery);
+  const pageOf = (ranked: RankedMatch[]): RankedMatch[] => sortRanked(ranked, query.sort).slice(0, params.limit);
+  const rankPage = (candidates: RankCandidate[]): RankedMatch[] => pageOf(ranking(candidates).ranked);
   /** Every hit and live listing, merged, that the junk floor of this search's ranking shows as an answer. */
-  const answersOf = (hits: IndexHit[], listings: Asset[]): Asset[] => {
-    const isAnswer = answerFloor(merge(everyCandidate), rankQuery);
+  const answersOf = (isAnswer: AnswerTest, hits: IndexHit[], listings: Asset[]): Asset[] => {
     const matches = new Map([...hits.map((h) => [h.asset.id, h.match] as const), ...matchAssets(listings, fromIndex.plan, deps.index)]);
     return dedupe([...hits.map((h) => h.asset), ...listings].map(listingOf))
       .map((l) => l.asset)
@@ -299,16 +300,13 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
   for (const o of liveOutcomes) if (!o.cancelled) deps.onSourceResult?.(o.report);
   outcomes.push(...liveOutcomes);
 
-  const everyCandidate = [...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))];
-  const results = rankPage(everyCandidate);
-  /** How much of the query a result holds (querySharer): its index match, or a live one's matched by the same rules. */
-  const indexMatch = new Map(fromIndex.candidates.map((c) => [c.asset.id, c.match]));
-  const share = querySharer(fromIndex.plan, wish.packProviders, deps.index);
-  const shareOf = (asset: Asset) => share(asset, indexMatch.get(asset.id) ?? matchAssets([asset], fromIndex.plan, deps.index).get(asset.id) ?? NO_MATCH);
+  const final = ranking([...fromIndex.candidates, ...liveOutcomes.flatMap(({ listings }) => liveCandidates(listings))]);
+  const results = pageOf(final.ranked);
   // The whole merged set: every index hit, not only the pages, and every live listing, as far as the junk floor shows them.
   const facets = params.facets
     ? countFacets(
         answersOf(
+          final.isAnswer,
           fromIndex.everyHit(),
           liveOutcomes.flatMap((o) => o.listings),
         ),
@@ -323,7 +321,9 @@ export async function searchRanked(params: SearchParams, deps: SearchDeps, optio
     types: params.type,
     plan: fromIndex.plan,
     providers,
-    ...(query.sort === "relevance" && results[0] ? { bestShare: shareOf(results[0].asset) } : {}),
+    ...(query.sort === "relevance" && results[0]
+      ? { bestShare: querySharer(fromIndex.plan, wish.packProviders, deps.index)(results[0].asset, results[0].match) }
+      : {}),
   });
   return {
     query: params.q,
